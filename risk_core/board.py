@@ -1,0 +1,422 @@
+"""Boards as data: decoding, validation and the runtime board (CORE-01, GAP-01, GAP-02, GAP-03).
+
+A board lives in ``boards/<name>/``: ``board.json`` (territories, groups, edges, card symbols,
+provenance) and, optionally, ``missions.json`` (secret objectives).  :func:`decode_board` turns
+those bytes into a :class:`Board` or raises :class:`BoardError` with a stable ``code``, so the
+service and the command line can report bad data precisely instead of failing mid-game.
+
+Territories are addressed by index everywhere in the engine; the index is the territory's
+position in ``board.json`` and is also its card id (jokers follow the territory cards).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import hashlib
+import os
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+from boards import BOARDS_DIR
+from risk_core.errors import RiskError
+
+Symbol = Literal["infantry", "cavalry", "artillery"]
+EdgeKind = Literal["border", "sea"]
+
+JOKER = "joker"
+# Army colours a "destroy" mission may name (CL-01: six colours).
+MISSION_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black", "purple")
+
+
+# --- File format -------------------------------------------------------------------------------
+# Unknown fields are rejected so that a misspelt key in a data file is an error, not a silently
+# ignored setting.
+
+
+class Territory(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name_en: str
+    name_fr: str
+    # A single group field means every territory belongs to exactly one group (CORE-01) by
+    # construction; validation only has to check that the group exists.
+    group: str
+    card: Symbol
+    pos: tuple[int, int]  # diagram position on a 1000 x 600 map, x east, y south
+    aliases: tuple[str, ...] = ()
+
+
+class Group(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name_en: str
+    name_fr: str
+    bonus: int
+    size: int  # declared territory count, checked against the territories naming this group
+
+
+class Source(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    what: str
+    where: str
+    used_for: tuple[str, ...] = ()
+
+
+class Provenance(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    sources: tuple[Source, ...]
+    verified: tuple[str, ...] = ()
+    reconstructed: tuple[str, ...] = ()
+    unverified: tuple[str, ...] = ()
+
+
+class BoardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    version: int
+    name_en: str
+    name_fr: str
+    groups: tuple[Group, ...]
+    territories: tuple[Territory, ...]
+    edges: tuple[tuple[str, str, EdgeKind], ...]
+    jokers: int
+    provenance: Provenance
+
+
+class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    text_en: str
+    text_fr: str
+    groups: tuple[str, ...] = ()  # groups to own completely
+    extra_groups: int = 0  # further groups of the player's choice to own completely
+    territories: int = 0  # minimum number of territories owned, each with >= min_armies
+    min_armies: int = 1
+    destroy: str | None = None  # colour to eliminate
+    fallback_territories: int = 0  # target when the colour is absent, yourself or taken by another
+
+
+class MissionFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    provenance: Provenance
+    missions: tuple[Mission, ...]
+
+
+class BoardError(RiskError):
+    """Invalid or unknown board data; ``code`` is stable, ``message`` names the offending id."""
+
+
+_board_decoder = msgspec.json.Decoder(BoardFile)
+_missions_decoder = msgspec.json.Decoder(MissionFile)
+_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
+
+
+def normalise_name(name: str) -> str:
+    """Lookup key of a name: case, accents, punctuation and spaces do not matter."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold().translate(_LIGATURES))
+    # Accents decompose into combining marks, which are not alphanumeric and so drop out.
+    return "".join(c for c in decomposed if c.isalnum())
+
+
+# --- Validation --------------------------------------------------------------------------------
+
+
+def _check_unique(ids: Iterable[str], code: str, what: str) -> None:
+    seen: set[str] = set()
+    for item in ids:
+        if item in seen:
+            raise BoardError(code, f"Duplicate {what} id {item!r}")
+        seen.add(item)
+
+
+def _check_groups(file: BoardFile) -> None:
+    counts = {g.id: 0 for g in file.groups}
+    for t in file.territories:
+        if t.group not in counts:
+            raise BoardError("unknown_group", f"Territory {t.id!r} names unknown group {t.group!r}")
+        counts[t.group] += 1
+    for g in file.groups:
+        if counts[g.id] == 0:
+            raise BoardError("empty_group", f"Group {g.id!r} has no territories")
+        if counts[g.id] != g.size:
+            raise BoardError(
+                "group_size_mismatch",
+                f"Group {g.id!r} declares size {g.size} but has {counts[g.id]} territories",
+            )
+
+
+def _check_edges(file: BoardFile, known: set[str]) -> None:
+    # Each edge is one unordered pair added to both ends' neighbour lists, so adjacency is
+    # symmetric by construction.  A pair listed twice, in either order, is rejected: that is how
+    # one-sided or contradictory listings (say "border" one way, "sea" the other) are excluded.
+    seen: dict[frozenset[str], str] = {}
+    for a, b, _kind in file.edges:
+        label = f"{a}–{b}"
+        for end in (a, b):
+            if end not in known:
+                raise BoardError(
+                    "unknown_territory", f"Edge {label} names unknown territory {end!r}"
+                )
+        if a == b:
+            raise BoardError("self_edge", f"Edge {label} joins territory {a!r} to itself")
+        pair = frozenset((a, b))
+        if pair in seen:
+            raise BoardError(
+                "duplicate_edge", f"Edge {label} is listed twice (also as {seen[pair]})"
+            )
+        seen[pair] = label
+
+
+def _check_connected(territories: tuple[Territory, ...], neighbours: list[list[int]]) -> None:
+    reached = {0}
+    frontier = [0]
+    while frontier:
+        for j in neighbours[frontier.pop()]:
+            if j not in reached:
+                reached.add(j)
+                frontier.append(j)
+    for i, t in enumerate(territories):
+        if i not in reached:
+            raise BoardError(
+                "disconnected",
+                f"Territory {t.id!r} cannot be reached from {territories[0].id!r}",
+            )
+
+
+def _name_lookup(territories: tuple[Territory, ...]) -> dict[str, int]:
+    lookup: dict[str, int] = {}
+    for i, t in enumerate(territories):
+        for name in (t.id, t.name_en, t.name_fr, *t.aliases):
+            key = normalise_name(name)
+            if not key:
+                raise BoardError(
+                    "malformed_board", f"Territory {t.id!r} has a name without letters: {name!r}"
+                )
+            other = lookup.setdefault(key, i)
+            if other != i:
+                raise BoardError(
+                    "ambiguous_name",
+                    f"Name {name!r} of territory {t.id!r} also names {territories[other].id!r}",
+                )
+    return lookup
+
+
+def _check_missions(missions: tuple[Mission, ...], file: BoardFile) -> None:
+    group_ids = {g.id for g in file.groups}
+    _check_unique((m.id for m in missions), "malformed_missions", "mission")
+    for m in missions:
+        for g in m.groups:
+            if g not in group_ids:
+                raise BoardError("unknown_group", f"Mission {m.id!r} names unknown group {g!r}")
+        if m.destroy is not None and m.destroy not in MISSION_COLOURS:
+            raise BoardError(
+                "unknown_colour", f"Mission {m.id!r} names unknown colour {m.destroy!r}"
+            )
+        problem = _mission_problem(m, len(group_ids), len(file.territories))
+        if problem:
+            raise BoardError("malformed_missions", f"Mission {m.id!r}: {problem}")
+
+
+def _mission_problem(m: Mission, n_groups: int, n_territories: int) -> str | None:
+    """Why a mission can never be met or is self-contradictory, if it is."""
+    if len(set(m.groups)) != len(m.groups):
+        return "a group is listed twice"
+    if min(m.extra_groups, m.territories, m.fallback_territories) < 0 or m.min_armies < 1:
+        return "counts must not be negative and min_armies must be at least 1"
+    if len(m.groups) + m.extra_groups > n_groups:
+        return f"asks for more groups than the board's {n_groups}"
+    if max(m.territories, m.fallback_territories) > n_territories:
+        return f"asks for more territories than the board's {n_territories}"
+    if m.destroy is None and m.fallback_territories:
+        return "fallback_territories is only meaningful with destroy"
+    return None
+
+
+# --- Runtime board -----------------------------------------------------------------------------
+
+
+class Board:
+    """A validated board, indexed for the engine.  Immutable by convention: never mutate it."""
+
+    __slots__ = (
+        "_edge_kinds",
+        "_lookup",
+        "card_symbols",
+        "content_hash",
+        "file",
+        "group_index",
+        "group_members",
+        "groups",
+        "id",
+        "index",
+        "jokers",
+        "missions",
+        "name_en",
+        "name_fr",
+        "neighbour_sets",
+        "neighbours",
+        "territories",
+        "territory_group",
+        "version",
+    )
+
+    def __init__(
+        self,
+        file: BoardFile,
+        missions: tuple[Mission, ...] = (),
+        content_hash: str | None = None,
+    ) -> None:
+        """Validate ``file`` and ``missions`` and build the indexes; raises :class:`BoardError`.
+
+        ``content_hash`` defaults to a hash of the canonical encoding of the data, for boards
+        built in code rather than read from files.
+        """
+        if file.jokers < 0:
+            raise BoardError("bad_jokers", f"Board {file.id!r} has {file.jokers} jokers")
+        if not file.territories:
+            raise BoardError("malformed_board", f"Board {file.id!r} has no territories")
+        _check_unique((g.id for g in file.groups), "duplicate_group", "group")
+        _check_unique((t.id for t in file.territories), "duplicate_territory", "territory")
+        _check_groups(file)
+        index = {t.id: i for i, t in enumerate(file.territories)}
+        _check_edges(file, set(index))
+
+        adjacency: list[list[int]] = [[] for _ in file.territories]
+        edge_kinds: dict[tuple[int, int], EdgeKind] = {}
+        for a, b, kind in file.edges:
+            i, j = index[a], index[b]
+            adjacency[i].append(j)
+            adjacency[j].append(i)
+            edge_kinds[(min(i, j), max(i, j))] = kind
+        _check_connected(file.territories, adjacency)
+        self._lookup = _name_lookup(file.territories)
+        _check_missions(missions, file)
+
+        if content_hash is None:
+            encoded = msgspec.json.encode((file, missions))
+            content_hash = "sha256:" + hashlib.sha256(encoded).hexdigest()
+
+        self.file = file
+        self.id = file.id
+        self.version = file.version
+        self.name_en = file.name_en
+        self.name_fr = file.name_fr
+        self.territories = file.territories
+        self.groups = file.groups
+        self.index = index
+        self.group_index = {g.id: k for k, g in enumerate(file.groups)}
+        self.territory_group = tuple(self.group_index[t.group] for t in file.territories)
+        self.group_members = tuple(
+            tuple(i for i, g in enumerate(self.territory_group) if g == k)
+            for k in range(len(file.groups))
+        )
+        self.neighbours = tuple(tuple(sorted(n)) for n in adjacency)
+        self.neighbour_sets = tuple(frozenset(n) for n in adjacency)
+        self._edge_kinds = edge_kinds
+        self.jokers = file.jokers
+        self.card_symbols: tuple[str, ...] = (
+            *(t.card for t in file.territories),
+            *([JOKER] * file.jokers),
+        )
+        self.missions = missions
+        self.content_hash = content_hash
+
+    def __repr__(self) -> str:
+        return f"<Board {self.id!r} v{self.version}: {len(self.territories)} territories>"
+
+    def adjacent(self, a: int, b: int) -> bool:
+        """Whether territories ``a`` and ``b`` are connected by a border or a sea line."""
+        return b in self.neighbour_sets[a]
+
+    def edge_kind(self, a: int, b: int) -> EdgeKind | None:
+        """How ``a`` and ``b`` are connected, or None when they are not adjacent."""
+        return self._edge_kinds.get((min(a, b), max(a, b)))
+
+    def name(self, i: int) -> str:
+        """English name of territory ``i``."""
+        return self.territories[i].name_en
+
+    def find(self, name: str) -> int:
+        """Index of the territory called ``name`` (id, English, French name or alias).
+
+        Case, accents, punctuation and spaces are ignored.  Raises :class:`BoardError`
+        ``unknown_territory`` with the closest names as a suggestion.
+        """
+        found = self._lookup.get(normalise_name(name))
+        if found is not None:
+            return found
+        raise BoardError("unknown_territory", f"Unknown territory {name!r}.{self._suggest(name)}")
+
+    def _suggest(self, name: str) -> str:
+        close = difflib.get_close_matches(normalise_name(name), self._lookup, n=6, cutoff=0.7)
+        ids = list(dict.fromkeys(self.territories[self._lookup[k]].id for k in close))[:3]
+        return _did_you_mean(ids)
+
+
+def _did_you_mean(candidates: list[str]) -> str:
+    if not candidates:
+        return ""
+    quoted = [repr(c) for c in candidates]
+    if len(quoted) == 1:
+        return f" Did you mean {quoted[0]}?"
+    return f" Did you mean {', '.join(quoted[:-1])} or {quoted[-1]}?"
+
+
+# --- Loading -----------------------------------------------------------------------------------
+
+
+def _file_hash(board_json: bytes, missions_json: bytes | None) -> str:
+    digest = hashlib.sha256()
+    for label, data in ((b"board.json", board_json), (b"missions.json", missions_json)):
+        if data is not None:
+            # Length-prefixed framing: bytes cannot move from one file to the other unnoticed.
+            digest.update(b"%s %d\n" % (label, len(data)))
+            digest.update(data)
+    return "sha256:" + digest.hexdigest()
+
+
+def decode_board(board_json: bytes, missions_json: bytes | None = None) -> Board:
+    """Decode and validate board (and mission) JSON; pure; raises :class:`BoardError`."""
+    try:
+        file = _board_decoder.decode(board_json)
+    except msgspec.DecodeError as exc:  # ValidationError is a subclass
+        raise BoardError("malformed_board", f"board.json: {exc}") from None
+    missions: tuple[Mission, ...] = ()
+    if missions_json is not None:
+        try:
+            missions = _missions_decoder.decode(missions_json).missions
+        except msgspec.DecodeError as exc:
+            raise BoardError("malformed_missions", f"missions.json: {exc}") from None
+    return Board(file, missions, _file_hash(board_json, missions_json))
+
+
+def load_board_dir(path: str | os.PathLike[str]) -> Board:
+    """Load ``<path>/board.json`` and, when present, ``<path>/missions.json``."""
+    folder = Path(path)
+    try:
+        board_json = (folder / "board.json").read_bytes()
+    except FileNotFoundError:
+        raise BoardError("unknown_board", f"No board.json in {str(folder)!r}") from None
+    missions_path = folder / "missions.json"
+    missions_json = missions_path.read_bytes() if missions_path.is_file() else None
+    return decode_board(board_json, missions_json)
+
+
+def board_names() -> list[str]:
+    """Names of the shipped boards: sub-folders of ``boards/`` holding a ``board.json``."""
+    return sorted(p.name for p in BOARDS_DIR.iterdir() if (p / "board.json").is_file())
+
+
+@functools.cache
+def load_board(name: str) -> Board:
+    """The shipped board ``name`` (cached: boards are immutable); raises :class:`BoardError`."""
+    names = board_names()
+    # Checking membership first also keeps names like "../x" from reaching the filesystem.
+    if name not in names:
+        hint = _did_you_mean(difflib.get_close_matches(name, names, n=3))
+        raise BoardError(
+            "unknown_board", f"Unknown board {name!r}.{hint} Known boards: {', '.join(names)}."
+        )
+    board = load_board_dir(BOARDS_DIR / name)
+    if board.id != name:
+        raise BoardError("malformed_board", f"Folder {name!r} holds board id {board.id!r}")
+    return board

@@ -1,0 +1,119 @@
+"""The engine's functional API: start, decide, evolve, replay, legal commands, views."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+
+from risk_core import rulesets
+from risk_core.errors import RuleError
+from risk_core.model import (
+    Command,
+    Event,
+    GameStarted,
+    GameState,
+    OptionValue,
+    Seat,
+    SeatInfo,
+    copy_state,
+)
+from risk_core.rng import normalise_seed
+from risk_core.rulesets.base import RuleSet
+
+
+def ruleset_of(state: GameState) -> RuleSet:
+    return rulesets.get(state.ruleset)
+
+
+def start(
+    ruleset: str,
+    players: Sequence[str | SeatInfo],
+    *,
+    seed: int | str,
+    options: dict[str, OptionValue] | None = None,
+    dice: Sequence[int] = (),
+) -> list[Event]:
+    """The opening events of a new game: its configuration, then every random setup fact.
+
+    ``dice`` optionally scripts the first die faces (ENG-04); the seeded stream follows.
+    """
+    return rulesets.get(ruleset).start(players, normalise_seed(seed), options, dice)
+
+
+def decide(state: GameState, command: Command) -> list[Event]:
+    """The events ``command`` causes in ``state``; raises ``RuleError`` and changes nothing."""
+    return ruleset_of(state).decide(state, command)
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    """A new state with ``event`` applied (``state`` is not modified)."""
+    new = copy_state(state)
+    ruleset_of(new).apply(new, event)
+    return new
+
+
+def apply_in_place(state: GameState, events: Iterable[Event]) -> GameState:
+    """Apply events to a state the caller owns (the fast path of replays and projections)."""
+    rs = ruleset_of(state)
+    for ev in events:
+        rs.apply(state, ev)
+    return state
+
+
+def replay(events: Iterable[Event]) -> GameState:
+    """The state after ``events``, which must begin with ``game_started``."""
+    it = iter(events)
+    first = next(it, None)
+    if not isinstance(first, GameStarted):
+        raise RuleError("bad_history", "A game's history must begin with game_started.")
+    rs = rulesets.get(first.ruleset)
+    state = rs.initial_state(first)
+    apply = rs.apply
+    for ev in it:
+        apply(state, ev)
+    return state
+
+
+def initial_state(first: GameStarted) -> GameState:
+    return rulesets.get(first.ruleset).initial_state(first)
+
+
+def legal_commands(state: GameState) -> list[Command]:
+    """Every legal command of the seat that must act (every count of large choices)."""
+    return ruleset_of(state).legal_commands(state)
+
+
+def to_act(state: GameState) -> Seat | None:
+    """The seat whose command the game waits for (None when it is over)."""
+    if state.phase == "over":
+        return None
+    return ruleset_of(state).to_act(state)
+
+
+class RuleSetInfo(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    title: str
+    board: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any]
+
+
+def list_rulesets() -> list[RuleSetInfo]:
+    """Every registered rule set with its documented options."""
+    out = []
+    for name in rulesets.names():
+        rs = rulesets.get(name)
+        out.append(
+            RuleSetInfo(
+                name=name,
+                title=rs.title,
+                board=rs.board_name,
+                min_players=rs.min_players,
+                max_players=rs.max_players,
+                options={k: msgspec.to_builtins(v) for k, v in rs.options.items()},
+            )
+        )
+    return out

@@ -1,0 +1,442 @@
+"""The typed vocabulary of a game: commands, events and the game state.
+
+Commands are requests ("seat 2 attacks Brazil from Peru with 3 dice"); events are facts that
+carry everything needed to apply them (dice faces, cards drawn, armies moved), so ``evolve``
+never rolls or guesses.  Both are frozen msgspec Structs in tagged unions (tag field ``type``).
+
+A rule-set module that needs a new kind of command or event subclasses ``Command`` or ``Event``
+and decorates it with ``@command`` / ``@event``: the decoders below are built from that
+registry, so adding a rule family touches no list here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeVar, Union
+
+import msgspec
+
+Seat = int
+OptionValue = str | int | bool
+Phase = Literal[
+    "setup",  # initial claiming / placement of starting armies, one at a time
+    "reinforce",  # trade cards and place reinforcements
+    "ally_place",  # classic-2p: the opponent places the ally's half income
+    "attack",  # attack, fortify or end the turn
+    "defend",  # waiting for the defender's dice choice (ENG-06 `ask` policy)
+    "occupy",  # a territory was conquered: move armies in
+    "elim_trade",  # cards taken from an eliminated player: trade and place them now
+    "over",
+]
+
+
+# --------------------------------------------------------------------------- commands
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of every command; ``seat`` is who asks."""
+
+    seat: Seat
+
+
+_decoders: dict[str, Any] = {}
+COMMAND_TYPES: list[type[Command]] = []
+EVENT_TYPES: list[type[Event]] = []
+C = TypeVar("C", bound=type[Command])
+E = TypeVar("E", bound="type[Event]")
+
+
+def command(cls: C) -> C:
+    COMMAND_TYPES.append(cls)
+    _decoders.clear()
+    return cls
+
+
+def event(cls: E) -> E:
+    EVENT_TYPES.append(cls)
+    _decoders.clear()
+    return cls
+
+
+@command
+class Place(Command, tag="place"):
+    """Place ``count`` armies on ``territory`` (setup, reinforcement, or the ally's armies)."""
+
+    territory: str
+    count: int = 1
+
+
+@command
+class Trade(Command, tag="trade"):
+    """Trade a set of cards (card ids as shown in the seat's hand)."""
+
+    cards: tuple[int, ...]
+
+
+@command
+class Attack(Command, tag="attack"):
+    """Attack ``target`` from ``origin`` with up to ``dice`` dice.
+
+    ``until="once"`` fights one battle; ``until="conquer"`` repeats battles (each its own event)
+    until the target falls or the origin is down to ``stop_at`` armies.  ``move`` pre-answers the
+    occupation question if the target falls (clamped to the legal range).
+    """
+
+    origin: str
+    target: str
+    dice: int = 3
+    until: Literal["once", "conquer"] = "once"
+    stop_at: int = 1
+    move: int | None = None
+
+
+@command
+class Defend(Command, tag="defend"):
+    dice: int
+
+
+@command
+class Occupy(Command, tag="occupy"):
+    count: int
+
+
+@command
+class Fortify(Command, tag="fortify"):
+    """The single free move of the turn; it ends the turn."""
+
+    origin: str
+    target: str
+    count: int
+
+
+@command
+class EndTurn(Command, tag="end"):
+    """End the turn without (or after) attacking, without a free move."""
+
+
+# --------------------------------------------------------------------------- events
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of every event."""
+
+
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    colour: str
+    neutral: bool = False
+    policy: Literal["auto", "ask"] = "auto"
+
+
+@event
+class GameStarted(Event, tag="game_started"):
+    ruleset: str
+    board: str
+    board_hash: str
+    engine: str
+    options: dict[str, OptionValue]
+    players: tuple[SeatInfo, ...]
+    seed: int
+
+
+@event
+class DiceScripted(Event, tag="dice_scripted"):
+    """Load die faces to be used before the seeded stream (ENG-04, what-if play)."""
+
+    faces: tuple[int, ...]
+
+
+@event
+class FirstPlayerChosen(Event, tag="first_player"):
+    """CORE-04: roll-off rounds (0 = did not roll), and the winner."""
+
+    rolls: tuple[tuple[int, ...], ...]
+    seat: Seat
+    rng: int
+    scripted: int = 0
+
+
+@event
+class MissionsDealt(Event, tag="missions_dealt"):
+    missions: tuple[str | None, ...]
+    rng: int
+
+
+@event
+class TerritoriesDealt(Event, tag="territories_dealt"):
+    """Initial owners and armies (-1 = unclaimed) and each seat's armies still to place."""
+
+    owners: tuple[int, ...]
+    armies: tuple[int, ...]
+    setup_left: tuple[int, ...]
+    rng: int
+
+
+@event
+class DeckFormed(Event, tag="deck_formed"):
+    """The shuffled draw pile (top card last)."""
+
+    deck: tuple[int, ...]
+    rng: int
+
+
+@event
+class SetupPlaced(Event, tag="setup_placed"):
+    seat: Seat
+    territory: str
+    count: int
+
+
+@event
+class TurnStarted(Event, tag="turn_started"):
+    seat: Seat
+    turn: int
+    round: int
+    territories: int
+    base: int
+    groups: tuple[str, ...]
+    income: int
+
+
+@event
+class CardsTraded(Event, tag="cards_traded"):
+    seat: Seat
+    cards: tuple[int, ...]
+    value: int
+    bonus: tuple[str, ...] = ()  # territories receiving the +2 card-territory bonus (CL-11)
+    bonus_each: int = 2
+
+
+@event
+class ArmiesPlaced(Event, tag="placed"):
+    seat: Seat
+    territory: str
+    count: int
+
+
+@event
+class AllyPlaced(Event, tag="ally_placed"):
+    """Classic-2p: ``seat`` (the opponent of the active player) placed ally armies."""
+
+    seat: Seat
+    territory: str
+    count: int
+
+
+@event
+class DefenceRequested(Event, tag="defence_requested"):
+    seat: Seat  # the defender who must answer
+    origin: str
+    target: str
+    dice: int
+    until: Literal["once", "conquer"] = "once"
+    stop_at: int = 1
+    move: int | None = None
+
+
+@event
+class BattleFought(Event, tag="battle"):
+    seat: Seat  # attacker (the active seat)
+    origin: str
+    target: str
+    defender: Seat  # the seat whose dice choice defended (may differ from the owner: 2p ally)
+    attack: tuple[int, ...]
+    defence: tuple[int, ...]
+    attacker_losses: int
+    defender_losses: int
+    rng: int
+    scripted: int = 0
+
+
+@event
+class TerritoryConquered(Event, tag="conquered"):
+    seat: Seat  # the active seat
+    origin: str
+    target: str
+    previous: Seat
+    min: int
+    max: int
+
+
+@event
+class Occupied(Event, tag="occupied"):
+    """Armies moved in beyond the minimum already moved by ``conquered``."""
+
+    seat: Seat
+    origin: str
+    target: str
+    extra: int
+
+
+@event
+class PlayerEliminated(Event, tag="eliminated"):
+    seat: Seat
+    by: Seat
+    cards: tuple[int, ...]
+
+
+@event
+class Fortified(Event, tag="fortified"):
+    seat: Seat
+    origin: str
+    target: str
+    count: int
+
+
+@event
+class DeckReshuffled(Event, tag="deck_reshuffled"):
+    deck: tuple[int, ...]
+    rng: int
+
+
+@event
+class CardDrawn(Event, tag="card_drawn"):
+    seat: Seat
+    card: int
+
+
+@event
+class TurnEnded(Event, tag="turn_ended"):
+    seat: Seat
+
+
+@event
+class GameWon(Event, tag="game_won"):
+    seat: Seat
+    reason: Literal["mission", "conquest", "last_standing"]
+    mission: str | None = None
+
+
+# --------------------------------------------------------------------------- state
+class Player(msgspec.Struct, kw_only=True):
+    name: str
+    colour: str
+    neutral: bool = False
+    policy: Literal["auto", "ask"] = "auto"
+    eliminated: bool = False
+    eliminated_by: Seat | None = None
+    hand: list[int] = msgspec.field(default_factory=list)
+    mission: str | None = None
+
+
+class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
+    """An attack order waiting for the defender's dice (``ask`` policy)."""
+
+    defender: Seat
+    origin: int
+    target: int
+    dice: int
+    until: Literal["once", "conquer"]
+    stop_at: int
+    move: int | None
+
+
+class PendingOccupation(msgspec.Struct, frozen=True, kw_only=True):
+    origin: int
+    target: int
+    min: int
+    max: int
+
+
+class GameState(msgspec.Struct, kw_only=True):
+    """Everything needed to decide the next command.
+
+    Treated as immutable by every public function: ``evolve`` returns a new state.  Territory
+    data are lists indexed by the board's territory index; seats by seat number.
+    """
+
+    ruleset: str
+    board: str
+    options: dict[str, OptionValue]
+    seed: int
+    players: list[Player]
+    owner: list[int]
+    armies: list[int]
+    setup_left: list[int]
+    rng: int = 0
+    dice_script: list[int] = msgspec.field(default_factory=list)
+    deck: list[int] = msgspec.field(default_factory=list)  # draw pile, top card last
+    discard: list[int] = msgspec.field(default_factory=list)
+    phase: Phase = "setup"
+    current: Seat = 0
+    first: Seat = 0
+    turn: int = 0
+    round: int = 0
+    reserve: int = 0
+    received: int = 0  # reinforcements received this turn (CL-2P-04 / DEC-11 base)
+    ally_reserve: int = 0
+    conquered: bool = False
+    may_trade: bool = False  # CL-20: cards just taken from an eliminated player
+    trades: int = 0  # sets traded by everyone (CL-CQ-02)
+    attack: PendingAttack | None = None
+    occupation: PendingOccupation | None = None
+    winner: Seat | None = None
+    version: int = 0  # number of events applied
+
+
+def copy_state(s: GameState) -> GameState:
+    """A copy that shares nothing mutable with ``s`` (cheap: a few list copies)."""
+    return msgspec.structs.replace(
+        s,
+        players=[msgspec.structs.replace(p, hand=list(p.hand)) for p in s.players],
+        owner=list(s.owner),
+        armies=list(s.armies),
+        setup_left=list(s.setup_left),
+        dice_script=list(s.dice_script),
+        deck=list(s.deck),
+        discard=list(s.discard),
+    )
+
+
+# --------------------------------------------------------------------------- codecs
+_encoder = msgspec.json.Encoder()
+
+
+def _decoder(kind: str) -> Any:
+    if kind not in _decoders:
+        types = tuple(COMMAND_TYPES if kind == "command" else EVENT_TYPES)
+        union = Union[types]  # noqa: UP007 - built at run time from the registry
+        _decoders[kind] = msgspec.json.Decoder(union)
+        _decoders[kind + "s"] = msgspec.json.Decoder(list[union])  # type: ignore[valid-type]
+    return _decoders[kind]
+
+
+def encode(obj: Any) -> bytes:
+    """Canonical JSON bytes of a command, event, state or list of them."""
+    return _encoder.encode(obj)
+
+
+def decode_command(data: bytes | str) -> Command:
+    cmd: Command = _decoder("command").decode(data)
+    return cmd
+
+
+def decode_event(data: bytes | str) -> Event:
+    ev: Event = _decoder("event").decode(data)
+    return ev
+
+
+def decode_events(data: bytes | str) -> list[Event]:
+    _decoder("event")
+    evs: list[Event] = _decoders["events"].decode(data)
+    return evs
+
+
+def decode_state(data: bytes | str) -> GameState:
+    return msgspec.json.decode(data, type=GameState)
+
+
+def to_builtins(obj: Any) -> Any:
+    return msgspec.to_builtins(obj)
+
+
+def command_from_builtins(obj: Any) -> Command:
+    return decode_command(msgspec.json.encode(obj))
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of every command and event (``risk schema``)."""
+    cmd_union = Union[tuple(COMMAND_TYPES)]  # noqa: UP007
+    ev_union = Union[tuple(EVENT_TYPES)]  # noqa: UP007
+    (cmd_schema, ev_schema), components = msgspec.json.schema_components([cmd_union, ev_union])
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "command": cmd_schema,
+        "event": ev_schema,
+        "$defs": components,
+    }

@@ -1,0 +1,84 @@
+"""Deterministic randomness (ENG-01..04).
+
+One counter-based generator: the i-th 64-bit output of a game is SplitMix64's mixing function
+applied to ``seed + i * GAMMA``.  Its whole position is one integer (the counter) kept in the
+game state, so a decision can resume the stream exactly where the previous one stopped, on any
+platform and any Python version: nothing here depends on ``random.Random``'s algorithms.
+
+Integers in a range are drawn by rejection sampling (no modulo bias).  A die roll first takes
+the next face from the state's dice script, when one is loaded (ENG-04: tests and "what if I had
+rolled 6-6-6"), and only then the seeded stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+M64 = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15
+
+
+def mix64(z: int) -> int:
+    """SplitMix64's finaliser: a bijective avalanche of a 64-bit integer."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+def normalise_seed(seed: int | str) -> int:
+    """Any int or string seed → an unsigned 64-bit seed (strings through SHA-256)."""
+    if isinstance(seed, str):
+        import hashlib
+
+        return int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+    return seed & M64
+
+
+class Rng:
+    """A cursor over a game's random stream; used only inside ``decide``.
+
+    ``counter`` is how many 64-bit words have been consumed; ``script`` holds scripted die faces
+    still to be used and ``scripted`` counts the faces taken from it.  Events record both so that
+    ``evolve`` moves the state's position without rolling anything.
+    """
+
+    __slots__ = ("seed", "counter", "script", "scripted")
+
+    def __init__(self, seed: int, counter: int = 0, script: Sequence[int] = ()) -> None:
+        self.seed = seed
+        self.counter = counter
+        self.script = script
+        self.scripted = 0
+
+    def next64(self) -> int:
+        self.counter += 1
+        return mix64((self.seed + self.counter * GAMMA) & M64)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n) by rejection sampling."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def die(self) -> int:
+        """One d6 face: scripted when a script is loaded, else from the seeded stream."""
+        if self.scripted < len(self.script):
+            face = self.script[self.scripted]
+            self.scripted += 1
+            return face
+        return self.below(6) + 1
+
+    def dice(self, n: int) -> list[int]:
+        return [self.die() for _ in range(n)]
+
+    def shuffle(self, items: list[int]) -> list[int]:
+        """Fisher–Yates (ENG-03); returns a new list."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out

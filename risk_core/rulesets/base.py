@@ -1,0 +1,994 @@
+"""The CORE rules (catalogue §2) as a class whose hooks rule sets override.
+
+``RuleSet.decide`` validates a command against a working copy of the state and returns the
+events it causes; every event is applied to that copy as soon as it is emitted, so later checks
+in the same command (a conquest after a battle, a winner after an elimination) see the facts.
+``RuleSet.apply`` is the event projector: it mutates the state it is given and never rolls dice
+or raises on an event ``decide`` produced.
+
+A rule set is a subclass that sets its name, board, seats and options and overrides the hooks
+it changes (income, set values, attack permissions, setup, victory).  Rule families with new
+commands or events register extra handlers in ``COMMAND_HANDLERS`` / ``EVENT_HANDLERS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations
+from typing import Any, ClassVar, Literal
+
+import msgspec
+
+from risk_core.board import Board, load_board
+from risk_core.errors import RuleError, SetupError
+from risk_core.model import (
+    Attack,
+    BattleFought,
+    CardDrawn,
+    CardsTraded,
+    Command,
+    Defend,
+    DeckFormed,
+    DeckReshuffled,
+    DefenceRequested,
+    DiceScripted,
+    EndTurn,
+    Event,
+    FirstPlayerChosen,
+    Fortified,
+    Fortify,
+    GameStarted,
+    GameState,
+    GameWon,
+    MissionsDealt,
+    Occupied,
+    Occupy,
+    OptionValue,
+    PendingAttack,
+    PendingOccupation,
+    Place,
+    Player,
+    PlayerEliminated,
+    ArmiesPlaced,
+    AllyPlaced,
+    Seat,
+    SeatInfo,
+    SetupPlaced,
+    TerritoriesDealt,
+    TerritoryConquered,
+    Trade,
+    TurnEnded,
+    TurnStarted,
+    copy_state,
+)
+from risk_core.rng import Rng
+
+COLOURS = ("red", "blue", "green", "yellow", "black", "purple")
+ENGINE_VERSION = "0.1.0"
+
+
+class Option(msgspec.Struct, frozen=True, kw_only=True):
+    """A named rule option (ENG-08): its default, allowed values and the rule it settles."""
+
+    default: OptionValue
+    doc: str
+    choices: tuple[OptionValue, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+Emit = Callable[[Event], None]
+
+
+class RuleSet:
+    """CORE rules; subclasses are the registered rule sets."""
+
+    name: ClassVar[str] = "core"
+    title: ClassVar[str] = ""
+    board_name: ClassVar[str] = "classic"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 6
+    options: ClassVar[dict[str, Option]] = {}
+    forced_trade_at: ClassVar[int] = 5  # CL-12: a hand of 5+ cards must trade
+
+    def __init__(self) -> None:
+        self.board: Board = load_board(self.board_name)
+        self.n_territories = len(self.board.territories)
+
+    # ================================================================== public entry points
+    def start(
+        self,
+        players: Sequence[str | SeatInfo],
+        seed: int,
+        options: dict[str, OptionValue] | None,
+        dice_script: Sequence[int] = (),
+    ) -> list[Event]:
+        opts = self.resolve_options(options or {})
+        seats = self.seats_for(players)
+        started = GameStarted(
+            ruleset=self.name,
+            board=self.board.id,
+            board_hash=self.board.content_hash,
+            engine=ENGINE_VERSION,
+            options=opts,
+            players=tuple(seats),
+            seed=seed,
+        )
+        state = self.initial_state(started)
+        out: list[Event] = [started]
+
+        def emit(ev: Event) -> None:
+            self.apply(state, ev)
+            out.append(ev)
+
+        if dice_script:
+            emit(DiceScripted(faces=tuple(dice_script)))
+        self.opening(state, emit)
+        self.settle(state, emit)
+        return out
+
+    def decide(self, state: GameState, cmd: Command) -> list[Event]:
+        if state.phase == "over":
+            raise RuleError("game_over", "The game is over.")
+        acting = self.to_act(state)
+        if not 0 <= cmd.seat < len(state.players):
+            raise RuleError("unknown_seat", f"There is no seat {cmd.seat}.")
+        if cmd.seat != acting:
+            raise RuleError(
+                "not_your_turn",
+                f"It is {state.players[acting].name}'s move (seat {acting}), "
+                f"not seat {cmd.seat}'s.",
+            )
+        handler = self.COMMAND_HANDLERS.get(type(cmd))
+        if handler is None:
+            raise RuleError("unknown_command", f"{self.name} has no '{type(cmd).__name__}'.")
+        work = copy_state(state)
+        out: list[Event] = []
+
+        def emit(ev: Event) -> None:
+            self.apply(work, ev)
+            out.append(ev)
+
+        handler(self, work, cmd, emit)
+        self.settle(work, emit)
+        return out
+
+    def apply(self, state: GameState, ev: Event) -> None:
+        """Apply one event in place (the projector)."""
+        self.EVENT_HANDLERS[type(ev)](self, state, ev)
+        state.version += 1
+
+    def legal_commands(self, state: GameState) -> list[Command]:
+        if state.phase == "over":
+            return []
+        seat = self.to_act(state)
+        return list(self.LEGAL[state.phase](self, state, seat))
+
+    # ================================================================== options and seats
+    def resolve_options(self, given: dict[str, OptionValue]) -> dict[str, OptionValue]:
+        opts: dict[str, OptionValue] = {}
+        for key in given:
+            if key not in self.options:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise SetupError(
+                    "invalid_option", f"{self.name} has no option '{key}' (options: {known})."
+                )
+        for key, spec in self.options.items():
+            value = given.get(key, spec.default)
+            if isinstance(spec.default, bool):
+                value = _as_bool(key, value)
+            elif isinstance(spec.default, int):
+                value = _as_int(key, value)
+                if (spec.minimum is not None and value < spec.minimum) or (
+                    spec.maximum is not None and value > spec.maximum
+                ):
+                    raise SetupError(
+                        "invalid_option",
+                        f"Option {key}={value} is out of range "
+                        f"[{spec.minimum}, {spec.maximum}].",
+                    )
+            else:
+                value = str(value)
+            if spec.choices and value not in spec.choices:
+                allowed = ", ".join(str(c) for c in spec.choices)
+                raise SetupError(
+                    "invalid_option", f"Option {key}={value!r} is not one of: {allowed}."
+                )
+            opts[key] = value
+        return opts
+
+    def seats_for(self, players: Sequence[str | SeatInfo]) -> list[SeatInfo]:
+        n = len(players)
+        if not self.min_players <= n <= self.max_players:
+            raise SetupError(
+                "bad_players",
+                f"{self.name} is for {self.min_players}–{self.max_players} players, not {n}.",
+            )
+        seats = [
+            p if isinstance(p, SeatInfo) else SeatInfo(name=p, colour=COLOURS[i])
+            for i, p in enumerate(players)
+        ]
+        names = [s.name for s in seats]
+        if len(set(names)) != len(names) or any(not s.strip() for s in names):
+            raise SetupError("bad_players", "Player names must be distinct and non-empty.")
+        return seats
+
+    def initial_state(self, ev: GameStarted) -> GameState:
+        n = self.n_territories
+        return GameState(
+            ruleset=ev.ruleset,
+            board=ev.board,
+            options=dict(ev.options),
+            seed=ev.seed,
+            players=[
+                Player(name=s.name, colour=s.colour, neutral=s.neutral, policy=s.policy)
+                for s in ev.players
+            ],
+            owner=[-1] * n,
+            armies=[0] * n,
+            setup_left=[0] * len(ev.players),
+            version=1,
+        )
+
+    # ================================================================== hooks
+    def opening(self, state: GameState, emit: Emit) -> None:
+        """Random setup facts (first player, deal, missions, deck). Overridden per set."""
+        raise NotImplementedError
+
+    def starting_armies(self, state: GameState) -> int:
+        raise NotImplementedError
+
+    def set_value(self, state: GameState, cards: Sequence[int]) -> int | None:
+        """Armies a set is worth, or None when these cards are not a valid set."""
+        raise NotImplementedError
+
+    def card_bonus_territories(self, state: GameState, seat: Seat, cards: Sequence[int]) -> list[int]:
+        """Territories receiving a +2 card-territory bonus on a trade (none in CORE)."""
+        return []
+
+    def attack_error(self, state: GameState, seat: Seat, origin: int, target: int) -> RuleError | None:
+        """Set-specific reasons an otherwise legal attack is forbidden."""
+        return None
+
+    def fortify_reachable(self, state: GameState, seat: Seat, origin: int, target: int) -> bool:
+        return self.board.adjacent(origin, target)
+
+    def mission_done(self, state: GameState, seat: Seat) -> bool:
+        return False
+
+    def attacker_owns(self, state: GameState, seat: Seat, origin: int) -> bool:
+        """May ``seat`` attack from ``origin``? (classic-2p extends this to ally territories.)"""
+        return state.owner[origin] == seat
+
+    def defender_of(self, state: GameState, target: int) -> Seat:
+        """The seat that chooses the defence dice of ``target``."""
+        return state.owner[target]
+
+    def after_reinforce_phase(self, state: GameState) -> str:
+        return "attack"
+
+    def elimination_forced_trade(self, state: GameState) -> bool:
+        return True
+
+    # ================================================================== queries
+    def to_act(self, state: GameState) -> Seat:
+        if state.phase == "defend" and state.attack is not None:
+            return state.attack.defender
+        if state.phase == "ally_place":
+            return self.opponent(state, state.current)
+        return state.current
+
+    def opponent(self, state: GameState, seat: Seat) -> Seat:
+        for i, p in enumerate(state.players):
+            if i != seat and not p.neutral:
+                return i
+        return seat
+
+    def territory(self, name: str) -> int:
+        i = self.board.index.get(name)
+        if i is None:
+            raise RuleError("unknown_territory", f"There is no territory '{name}' on this board.")
+        return i
+
+    def territories_of(self, state: GameState, seat: Seat) -> list[int]:
+        return [t for t, o in enumerate(state.owner) if o == seat]
+
+    def active_seats(self, state: GameState) -> list[Seat]:
+        return [i for i, p in enumerate(state.players) if not p.neutral and not p.eliminated]
+
+    def income(self, state: GameState, seat: Seat) -> tuple[int, int, tuple[str, ...]]:
+        """CORE-07/08: (territories, base income, groups giving their bonus)."""
+        owner = state.owner
+        count = 0
+        for o in owner:
+            if o == seat:
+                count += 1
+        groups = tuple(
+            self.board.groups[g].id
+            for g, members in enumerate(self.board.group_members)
+            if all(owner[t] == seat for t in members)
+        )
+        return count, max(3, count // 3), groups
+
+    def group_bonus(self, groups: Sequence[str]) -> int:
+        return sum(self.board.groups[self.board.group_index[g]].bonus for g in groups)
+
+    def must_trade(self, state: GameState, seat: Seat) -> bool:
+        return len(state.players[seat].hand) >= self.forced_trade_at
+
+    def valid_sets(self, state: GameState, seat: Seat) -> Iterator[tuple[int, ...]]:
+        for combo in combinations(sorted(state.players[seat].hand), 3):
+            if self.set_value(state, combo) is not None:
+                yield combo
+
+    # ================================================================== command handlers
+    def _place(self, state: GameState, cmd: Place, emit: Emit) -> None:
+        t = self.territory(cmd.territory)
+        if cmd.count < 1:
+            raise RuleError("bad_count", "Place at least 1 army.")
+        phase = state.phase
+        if phase == "setup":
+            self._setup_place(state, cmd.seat, t, cmd.count, emit)
+        elif phase in ("reinforce", "elim_trade"):
+            if self.must_trade(state, cmd.seat):
+                raise RuleError(
+                    "must_trade",
+                    f"You hold {len(state.players[cmd.seat].hand)} cards: trade a set first.",
+                )
+            if state.owner[t] != cmd.seat:
+                raise RuleError("not_owner", f"You do not own {self.board.name(t)}.")
+            if cmd.count > state.reserve:
+                raise RuleError(
+                    "not_enough_armies", f"You have only {state.reserve} armies to place."
+                )
+            emit(ArmiesPlaced(seat=cmd.seat, territory=cmd.territory, count=cmd.count))
+        elif phase == "ally_place":
+            ally = state.owner[t]
+            if ally < 0 or not state.players[ally].neutral:
+                raise RuleError("not_owner", f"{self.board.name(t)} is not an ally territory.")
+            if cmd.count > state.ally_reserve:
+                raise RuleError(
+                    "not_enough_armies", f"The ally has only {state.ally_reserve} armies to place."
+                )
+            emit(AllyPlaced(seat=cmd.seat, territory=cmd.territory, count=cmd.count))
+        else:
+            raise RuleError("wrong_phase", f"You cannot place armies in the {phase} phase.")
+
+    def _setup_place(self, state: GameState, seat: Seat, t: int, count: int, emit: Emit) -> None:
+        unclaimed = -1 in state.owner
+        if unclaimed:
+            if state.owner[t] != -1:
+                raise RuleError(
+                    "already_claimed",
+                    f"{self.board.name(t)} is taken: claim an unclaimed territory first.",
+                )
+            if count != 1:
+                raise RuleError("bad_count", "Claim a territory with exactly 1 army.")
+        elif state.owner[t] != seat:
+            raise RuleError("not_owner", f"You do not own {self.board.name(t)}.")
+        if count > state.setup_left[seat]:
+            raise RuleError(
+                "not_enough_armies", f"You have only {state.setup_left[seat]} armies left to place."
+            )
+        if count != 1 and state.options.get("setup_placement", "alternate") == "alternate":
+            raise RuleError("bad_count", "During setup, place one army at a time (DEC-15).")
+        emit(SetupPlaced(seat=seat, territory=self.board.territories[t].id, count=count))
+
+    def _trade(self, state: GameState, cmd: Trade, emit: Emit) -> None:
+        phase = state.phase
+        if not (phase in ("reinforce", "elim_trade") or (phase == "attack" and state.may_trade)):
+            raise RuleError("wrong_phase", f"You cannot trade cards in the {phase} phase.")
+        hand = state.players[cmd.seat].hand
+        cards = tuple(cmd.cards)
+        if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
+            raise RuleError("not_in_hand", "You can only trade distinct cards from your hand.")
+        value = self.set_value(state, cards)
+        if value is None:
+            shown = ", ".join(self.card_label(c) for c in cards)
+            raise RuleError("invalid_set", f"These cards are not a valid set: {shown}.")
+        bonus = self.card_bonus_territories(state, cmd.seat, cards)
+        emit(
+            CardsTraded(
+                seat=cmd.seat,
+                cards=cards,
+                value=value,
+                bonus=tuple(self.board.territories[t].id for t in bonus),
+            )
+        )
+
+    def _attack(self, state: GameState, cmd: Attack, emit: Emit) -> None:
+        if state.phase != "attack":
+            if state.phase == "occupy":
+                raise RuleError("must_occupy", "Move armies into the conquered territory first.")
+            if state.phase in ("reinforce", "elim_trade"):
+                code = "must_trade" if self.must_trade(state, cmd.seat) else "must_place"
+                raise RuleError(code, f"Place your {state.reserve} armies before attacking.")
+            raise RuleError("wrong_phase", f"You cannot attack in the {state.phase} phase.")
+        o, t = self.territory(cmd.origin), self.territory(cmd.target)
+        seat = cmd.seat
+        if not self.attacker_owns(state, seat, o):
+            raise RuleError("not_owner", f"You do not own {self.board.name(o)}.")
+        if state.owner[t] == seat or state.owner[t] == state.owner[o]:
+            raise RuleError("own_territory", f"You cannot attack {self.board.name(t)}: it is yours.")
+        if not self.board.adjacent(o, t):
+            raise RuleError(
+                "not_adjacent", f"{self.board.name(o)} does not border {self.board.name(t)}."
+            )
+        if state.armies[o] < 2:
+            raise RuleError(
+                "not_enough_armies", f"{self.board.name(o)} needs at least 2 armies to attack."
+            )
+        if cmd.dice < 1 or cmd.dice > 3:
+            raise RuleError("too_many_dice", "Attack with 1 to 3 dice.")
+        if cmd.dice > state.armies[o] - 1:
+            raise RuleError(
+                "too_many_dice",
+                f"{self.board.name(o)} has {state.armies[o]} armies: at most "
+                f"{min(3, state.armies[o] - 1)} dice.",
+            )
+        if cmd.stop_at < 1:
+            raise RuleError("bad_count", "stop_at must be at least 1.")
+        err = self.attack_error(state, seat, o, t)
+        if err is not None:
+            raise err
+        order = PendingAttack(
+            defender=self.defender_of(state, t),
+            origin=o,
+            target=t,
+            dice=cmd.dice,
+            until=cmd.until,
+            stop_at=cmd.stop_at,
+            move=cmd.move,
+        )
+        self.fight(state, order, None, emit)
+
+    def _defend(self, state: GameState, cmd: Defend, emit: Emit) -> None:
+        order = state.attack
+        if state.phase != "defend" or order is None:
+            raise RuleError("wrong_phase", "No attack is waiting for your defence.")
+        most = min(2, state.armies[order.target])
+        if not 1 <= cmd.dice <= most:
+            raise RuleError("too_many_dice", f"Defend with 1 to {most} dice.")
+        self.fight(state, order, cmd.dice, emit)
+
+    def _occupy(self, state: GameState, cmd: Occupy, emit: Emit) -> None:
+        occ = state.occupation
+        if state.phase != "occupy" or occ is None:
+            raise RuleError("wrong_phase", "There is no conquered territory to occupy.")
+        if not occ.min <= cmd.count <= occ.max:
+            raise RuleError("bad_count", f"Move between {occ.min} and {occ.max} armies.")
+        emit(self._occupied(state, cmd.seat, occ, cmd.count))
+
+    def _fortify(self, state: GameState, cmd: Fortify, emit: Emit) -> None:
+        if state.phase != "attack":
+            raise RuleError("wrong_phase", f"You cannot fortify in the {state.phase} phase.")
+        o, t = self.territory(cmd.origin), self.territory(cmd.target)
+        seat = cmd.seat
+        if state.owner[o] != seat or state.owner[t] != seat:
+            raise RuleError("not_owner", "Fortify between two territories you own.")
+        if o == t:
+            raise RuleError("bad_count", "Fortify to a different territory.")
+        if not self.fortify_reachable(state, seat, o, t):
+            code = "not_adjacent" if state.options.get("fortify", "adjacent") == "adjacent" else (
+                "not_connected"
+            )
+            raise RuleError(
+                code,
+                f"{self.board.name(t)} cannot be reached from {self.board.name(o)} "
+                f"({state.options.get('fortify', 'adjacent')} free move).",
+            )
+        if not 1 <= cmd.count <= state.armies[o] - 1:
+            raise RuleError(
+                "not_enough_armies",
+                f"Move 1 to {state.armies[o] - 1} armies (leave 1 in {self.board.name(o)}).",
+            )
+        emit(Fortified(seat=seat, origin=cmd.origin, target=cmd.target, count=cmd.count))
+        self.end_turn(state, emit)
+
+    def _end(self, state: GameState, cmd: EndTurn, emit: Emit) -> None:
+        if state.phase != "attack":
+            if state.phase == "occupy":
+                raise RuleError("must_occupy", "Move armies into the conquered territory first.")
+            raise RuleError("wrong_phase", f"You cannot end your turn in the {state.phase} phase.")
+        self.end_turn(state, emit)
+
+    COMMAND_HANDLERS: ClassVar[dict[type[Command], Callable[..., None]]] = {
+        Place: _place,
+        Trade: _trade,
+        Attack: _attack,
+        Defend: _defend,
+        Occupy: _occupy,
+        Fortify: _fortify,
+        EndTurn: _end,
+    }
+
+    # ================================================================== flows
+    def fight(
+        self, state: GameState, order: PendingAttack, defence: int | None, emit: Emit
+    ) -> None:
+        """Battles of one attack order; each battle is its own event (CORE-14..17)."""
+        board = self.board
+        o, t = order.origin, order.target
+        origin_id, target_id = board.territories[o].id, board.territories[t].id
+        while True:
+            a = min(order.dice, state.armies[o] - 1)
+            most = min(2, state.armies[t])
+            if defence is None:
+                if state.players[order.defender].policy == "ask":
+                    emit(
+                        DefenceRequested(
+                            seat=order.defender,
+                            origin=origin_id,
+                            target=target_id,
+                            dice=order.dice,
+                            until=order.until,
+                            stop_at=order.stop_at,
+                            move=order.move,
+                        )
+                    )
+                    return
+                defence = most
+            d = min(defence, most)
+            rng = Rng(state.seed, state.rng, state.dice_script)
+            attack = sorted(rng.dice(a), reverse=True)
+            guard = sorted(rng.dice(d), reverse=True)
+            a_loss = d_loss = 0
+            for x, y in zip(attack, guard, strict=False):
+                if x > y:
+                    d_loss += 1
+                else:
+                    a_loss += 1
+            emit(
+                BattleFought(
+                    seat=state.current,
+                    origin=origin_id,
+                    target=target_id,
+                    defender=order.defender,
+                    attack=tuple(attack),
+                    defence=tuple(guard),
+                    attacker_losses=a_loss,
+                    defender_losses=d_loss,
+                    rng=rng.counter,
+                    scripted=rng.scripted,
+                )
+            )
+            if state.armies[t] == 0:
+                self.conquer(state, order, a, emit)
+                return
+            if order.until == "once" or state.armies[o] <= max(order.stop_at, 1):
+                return
+            defence = None
+
+    def conquer(self, state: GameState, order: PendingAttack, dice: int, emit: Emit) -> None:
+        o, t = order.origin, order.target
+        previous = state.owner[t]
+        conquered = TerritoryConquered(
+            seat=state.current,
+            origin=self.board.territories[o].id,
+            target=self.board.territories[t].id,
+            previous=previous,
+            min=dice,
+            max=state.armies[o] - 1,
+        )
+        emit(conquered)
+        if previous not in state.owner:
+            emit(
+                PlayerEliminated(
+                    seat=previous,
+                    by=state.owner[t],
+                    cards=tuple(state.players[previous].hand),
+                )
+            )
+        occ = state.occupation
+        if occ is not None and order.move is not None:
+            emit(self._occupied(state, state.current, occ, max(occ.min, min(occ.max, order.move))))
+
+    def _occupied(self, state: GameState, seat: Seat, occ: PendingOccupation, count: int) -> Event:
+        return Occupied(
+            seat=seat,
+            origin=self.board.territories[occ.origin].id,
+            target=self.board.territories[occ.target].id,
+            extra=count - occ.min,
+        )
+
+    def end_turn(self, state: GameState, emit: Emit) -> None:
+        seat = state.current
+        if state.conquered and not state.players[seat].neutral:
+            self.draw_card(state, seat, emit)
+        emit(TurnEnded(seat=seat))
+        self.start_next_turn(state, emit)
+
+    def draw_card(self, state: GameState, seat: Seat, emit: Emit) -> None:
+        """CORE-12 (one card) with CORE-11 (reshuffle the discard pile when the pile is empty)."""
+        if not state.deck and state.discard:
+            rng = Rng(state.seed, state.rng, state.dice_script)
+            emit(DeckReshuffled(deck=tuple(rng.shuffle(sorted(state.discard))), rng=rng.counter))
+        if state.deck:
+            emit(CardDrawn(seat=seat, card=state.deck[-1]))
+
+    def next_seat(self, state: GameState, seat: Seat) -> Seat:
+        n = len(state.players)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            p = state.players[s]
+            if not p.neutral and not p.eliminated:
+                return s
+        return seat
+
+    def start_next_turn(self, state: GameState, emit: Emit) -> None:
+        n = len(state.players)
+        if state.turn == 0:
+            seat, rnd = state.first, 1
+        else:
+            seat = self.next_seat(state, state.current)
+            wrapped = (seat - state.first) % n <= (state.current - state.first) % n
+            rnd = state.round + 1 if wrapped else state.round
+        count, base, groups = self.income(state, seat)
+        emit(
+            TurnStarted(
+                seat=seat,
+                turn=state.turn + 1,
+                round=rnd,
+                territories=count,
+                base=base,
+                groups=groups,
+                income=base + self.group_bonus(groups),
+            )
+        )
+
+    def settle(self, state: GameState, emit: Emit) -> None:
+        """After every command: automatic decisions of `auto` seats, the end of setup, victory."""
+        while state.phase != "over":
+            winner = self.winner(state)
+            if winner is not None:
+                emit(winner)
+                return
+            if state.phase == "setup" and not any(state.setup_left):
+                self.start_next_turn(state, emit)
+            elif state.phase == "defend" and state.attack is not None and (
+                state.players[state.attack.defender].policy == "auto"
+            ):
+                order = state.attack
+                self.fight(state, order, min(2, state.armies[order.target]), emit)
+            elif state.phase == "ally_place" and (
+                state.players[self.to_act(state)].policy == "auto"
+            ):
+                self.auto_place_ally(state, emit)
+            elif state.phase == "occupy" and state.occupation is not None and (
+                state.occupation.min == state.occupation.max
+            ):
+                emit(self._occupied(state, state.current, state.occupation, state.occupation.min))
+            else:
+                return
+
+    def auto_place_ally(self, state: GameState, emit: Emit) -> None:
+        """Default policy for the ally's armies: the weakest ally territory facing the mover."""
+        raise NotImplementedError
+
+    def winner(self, state: GameState) -> GameWon | None:
+        if state.turn == 0:
+            return None
+        alive = self.active_seats(state)
+        if len(alive) == 1:
+            reason: Literal["conquest", "last_standing"] = (
+                "conquest" if all(o == alive[0] for o in state.owner) else "last_standing"
+            )
+            return GameWon(seat=alive[0], reason=reason)
+        seat = state.current
+        if self.mission_done(state, seat):
+            return GameWon(seat=seat, reason="mission", mission=state.players[seat].mission)
+        return None
+
+    # ================================================================== event handlers
+    def _on_started(self, state: GameState, ev: GameStarted) -> None:
+        raise RuleError("bad_history", "game_started can only be the first event.")
+
+    def _on_scripted(self, state: GameState, ev: DiceScripted) -> None:
+        state.dice_script = list(ev.faces)
+
+    def _consume(self, state: GameState, counter: int, scripted: int) -> None:
+        state.rng = counter
+        if scripted:
+            del state.dice_script[:scripted]
+
+    def _on_first(self, state: GameState, ev: FirstPlayerChosen) -> None:
+        self._consume(state, ev.rng, ev.scripted)
+        state.first = state.current = ev.seat
+
+    def _on_missions(self, state: GameState, ev: MissionsDealt) -> None:
+        state.rng = ev.rng
+        for p, m in zip(state.players, ev.missions, strict=True):
+            p.mission = m
+
+    def _on_dealt(self, state: GameState, ev: TerritoriesDealt) -> None:
+        state.rng = ev.rng
+        state.owner = list(ev.owners)
+        state.armies = list(ev.armies)
+        state.setup_left = list(ev.setup_left)
+        state.phase = "setup"
+
+    def _on_deck(self, state: GameState, ev: DeckFormed) -> None:
+        state.rng = ev.rng
+        state.deck = list(ev.deck)
+        state.discard = []
+
+    def _on_setup_placed(self, state: GameState, ev: SetupPlaced) -> None:
+        t = self.board.index[ev.territory]
+        state.owner[t] = ev.seat
+        state.armies[t] += ev.count
+        state.setup_left[ev.seat] -= ev.count
+        if state.options.get("setup_placement", "alternate") == "alternate" or (
+            state.setup_left[ev.seat] == 0
+        ):
+            state.current = self._next_setup_seat(state, ev.seat)
+
+    def _next_setup_seat(self, state: GameState, seat: Seat) -> Seat:
+        """CORE-05: the next seat in order that still has armies to place."""
+        n = len(state.players)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if state.setup_left[s] > 0:
+                return s
+        return seat
+
+    def _on_turn_started(self, state: GameState, ev: TurnStarted) -> None:
+        state.current = ev.seat
+        state.turn = ev.turn
+        state.round = ev.round
+        state.phase = "reinforce"
+        state.reserve = ev.income
+        state.received = ev.income
+        state.conquered = False
+        state.may_trade = False
+
+    def _on_traded(self, state: GameState, ev: CardsTraded) -> None:
+        hand = state.players[ev.seat].hand
+        for c in ev.cards:
+            hand.remove(c)
+        state.discard.extend(ev.cards)
+        for name in ev.bonus:
+            state.armies[self.board.index[name]] += ev.bonus_each
+        state.reserve += ev.value
+        state.received += ev.value + ev.bonus_each * len(ev.bonus)
+        state.trades += 1
+        state.may_trade = False
+        if state.phase == "attack":
+            state.phase = "elim_trade"
+
+    def _on_placed(self, state: GameState, ev: ArmiesPlaced) -> None:
+        state.armies[self.board.index[ev.territory]] += ev.count
+        state.reserve -= ev.count
+        if state.reserve == 0 and not self.must_trade(state, ev.seat):
+            state.phase = self.after_reinforce_phase(state) if state.phase == "reinforce" else (
+                "attack"
+            )
+
+    def _on_ally_placed(self, state: GameState, ev: AllyPlaced) -> None:
+        state.armies[self.board.index[ev.territory]] += ev.count
+        state.ally_reserve -= ev.count
+        if state.ally_reserve == 0:
+            state.phase = "attack"
+
+    def _on_defence_requested(self, state: GameState, ev: DefenceRequested) -> None:
+        state.phase = "defend"
+        state.attack = PendingAttack(
+            defender=ev.seat,
+            origin=self.board.index[ev.origin],
+            target=self.board.index[ev.target],
+            dice=ev.dice,
+            until=ev.until,
+            stop_at=ev.stop_at,
+            move=ev.move,
+        )
+
+    def _on_battle(self, state: GameState, ev: BattleFought) -> None:
+        self._consume(state, ev.rng, ev.scripted)
+        idx = self.board.index
+        state.armies[idx[ev.origin]] -= ev.attacker_losses
+        state.armies[idx[ev.target]] -= ev.defender_losses
+        state.attack = None
+        state.phase = "attack"
+
+    def _on_conquered(self, state: GameState, ev: TerritoryConquered) -> None:
+        idx = self.board.index
+        o, t = idx[ev.origin], idx[ev.target]
+        state.owner[t] = state.owner[o]
+        state.armies[o] -= ev.min
+        state.armies[t] = ev.min
+        if state.owner[o] == ev.seat:
+            state.conquered = True  # CL-2P-07: ally conquests earn no card (DEC-10)
+        if ev.max > ev.min:
+            state.phase = "occupy"
+            state.occupation = PendingOccupation(origin=o, target=t, min=ev.min, max=ev.max)
+        else:
+            self._after_occupation(state)
+
+    def _on_occupied(self, state: GameState, ev: Occupied) -> None:
+        idx = self.board.index
+        state.armies[idx[ev.origin]] -= ev.extra
+        state.armies[idx[ev.target]] += ev.extra
+        state.occupation = None
+        self._after_occupation(state)
+
+    def _after_occupation(self, state: GameState) -> None:
+        forced = (
+            state.may_trade
+            and self.must_trade(state, state.current)
+            and self.elimination_forced_trade(state)
+        )
+        state.phase = "elim_trade" if forced else "attack"
+        state.reserve = 0
+
+    def _on_eliminated(self, state: GameState, ev: PlayerEliminated) -> None:
+        loser = state.players[ev.seat]
+        loser.eliminated = True
+        loser.eliminated_by = ev.by
+        if ev.cards:
+            state.players[ev.by].hand.extend(ev.cards)
+        loser.hand = []
+        taker = state.players[ev.by]
+        state.may_trade = not taker.neutral and len(taker.hand) >= 3
+        if state.phase == "attack":  # no occupation step was needed
+            self._after_occupation(state)
+
+    def _on_fortified(self, state: GameState, ev: Fortified) -> None:
+        idx = self.board.index
+        state.armies[idx[ev.origin]] -= ev.count
+        state.armies[idx[ev.target]] += ev.count
+
+    def _on_reshuffled(self, state: GameState, ev: DeckReshuffled) -> None:
+        state.rng = ev.rng
+        state.deck = list(ev.deck)
+        state.discard = []
+
+    def _on_drawn(self, state: GameState, ev: CardDrawn) -> None:
+        state.deck.pop()
+        state.players[ev.seat].hand.append(ev.card)
+
+    def _on_turn_ended(self, state: GameState, ev: TurnEnded) -> None:
+        state.may_trade = False
+
+    def _on_won(self, state: GameState, ev: GameWon) -> None:
+        state.winner = ev.seat
+        state.phase = "over"
+        state.attack = None
+        state.occupation = None
+
+    EVENT_HANDLERS: ClassVar[dict[type[Event], Callable[..., None]]] = {
+        GameStarted: _on_started,
+        DiceScripted: _on_scripted,
+        FirstPlayerChosen: _on_first,
+        MissionsDealt: _on_missions,
+        TerritoriesDealt: _on_dealt,
+        DeckFormed: _on_deck,
+        SetupPlaced: _on_setup_placed,
+        TurnStarted: _on_turn_started,
+        CardsTraded: _on_traded,
+        ArmiesPlaced: _on_placed,
+        AllyPlaced: _on_ally_placed,
+        DefenceRequested: _on_defence_requested,
+        BattleFought: _on_battle,
+        TerritoryConquered: _on_conquered,
+        Occupied: _on_occupied,
+        PlayerEliminated: _on_eliminated,
+        Fortified: _on_fortified,
+        DeckReshuffled: _on_reshuffled,
+        CardDrawn: _on_drawn,
+        TurnEnded: _on_turn_ended,
+        GameWon: _on_won,
+    }
+
+    # ================================================================== legal commands
+    def card_label(self, card: int) -> str:
+        symbol = self.board.card_symbols[card]
+        if card < self.n_territories:
+            return f"{self.board.name(card)} ({symbol})"
+        return "joker"
+
+    def _legal_setup(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        ids = [t.id for t in self.board.territories]
+        if -1 in state.owner:
+            for t, o in enumerate(state.owner):
+                if o == -1:
+                    yield Place(seat=seat, territory=ids[t])
+            return
+        alternate = state.options.get("setup_placement", "alternate") == "alternate"
+        most = 1 if alternate else state.setup_left[seat]
+        for t in self.territories_of(state, seat):
+            for k in range(1, most + 1):
+                yield Place(seat=seat, territory=ids[t], count=k)
+
+    def _legal_trades(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        for combo in self.valid_sets(state, seat):
+            yield Trade(seat=seat, cards=combo)
+
+    def _legal_reinforce(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        yield from self._legal_trades(state, seat)
+        if self.must_trade(state, seat):
+            return
+        ids = self.board.territories
+        for t in self.territories_of(state, seat):
+            for k in range(1, state.reserve + 1):
+                yield Place(seat=seat, territory=ids[t].id, count=k)
+
+    def _legal_ally(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        ids = self.board.territories
+        for t, o in enumerate(state.owner):
+            if o >= 0 and state.players[o].neutral:
+                for k in range(1, state.ally_reserve + 1):
+                    yield Place(seat=seat, territory=ids[t].id, count=k)
+
+    def attack_options(self, state: GameState, seat: Seat) -> Iterator[tuple[int, int]]:
+        """Every (origin, target) pair ``seat`` may attack now."""
+        owner, armies, nbrs = state.owner, state.armies, self.board.neighbours
+        for o in range(self.n_territories):
+            if armies[o] < 2 or not self.attacker_owns(state, seat, o):
+                continue
+            for t in nbrs[o]:
+                if owner[t] != seat and owner[t] != owner[o] and (
+                    self.attack_error(state, seat, o, t) is None
+                ):
+                    yield o, t
+
+    def fortify_options(self, state: GameState, seat: Seat) -> Iterator[tuple[int, int]]:
+        owner = state.owner
+        for o in range(self.n_territories):
+            if owner[o] != seat or state.armies[o] < 2:
+                continue
+            for t in range(self.n_territories):
+                if t != o and owner[t] == seat and self.fortify_reachable(state, seat, o, t):
+                    yield o, t
+
+    def _legal_attack(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        ids = self.board.territories
+        if state.may_trade:
+            yield from self._legal_trades(state, seat)
+        for o, t in self.attack_options(state, seat):
+            for d in range(1, min(3, state.armies[o] - 1) + 1):
+                yield Attack(seat=seat, origin=ids[o].id, target=ids[t].id, dice=d)
+        for o, t in self.fortify_options(state, seat):
+            for k in range(1, state.armies[o]):
+                yield Fortify(seat=seat, origin=ids[o].id, target=ids[t].id, count=k)
+        yield EndTurn(seat=seat)
+
+    def _legal_defend(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        assert state.attack is not None
+        for d in range(1, min(2, state.armies[state.attack.target]) + 1):
+            yield Defend(seat=seat, dice=d)
+
+    def _legal_occupy(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        assert state.occupation is not None
+        for k in range(state.occupation.min, state.occupation.max + 1):
+            yield Occupy(seat=seat, count=k)
+
+    LEGAL: ClassVar[dict[str, Callable[..., Iterator[Command]]]] = {
+        "setup": _legal_setup,
+        "reinforce": _legal_reinforce,
+        "elim_trade": _legal_reinforce,
+        "ally_place": _legal_ally,
+        "attack": _legal_attack,
+        "defend": _legal_defend,
+        "occupy": _legal_occupy,
+    }
+
+
+def _as_bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise SetupError("invalid_option", f"Option {key} expects true or false, not {value!r}.")
+
+
+def _as_int(key: str, value: Any) -> int:
+    if isinstance(value, bool):
+        raise SetupError("invalid_option", f"Option {key} expects a number, not {value!r}.")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise SetupError(
+            "invalid_option", f"Option {key} expects a number, not {value!r}."
+        ) from None

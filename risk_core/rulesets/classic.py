@@ -1,0 +1,395 @@
+"""The classic family (rulebook 004): ``classic``, ``classic-conquest`` and ``classic-2p``.
+
+Every DEC item of the catalogue that players could reasonably read differently is an option
+here, with the catalogue's recommended reading as the default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from risk_core.board import Mission
+from risk_core.errors import RuleError
+from risk_core.model import (
+    AllyPlaced,
+    DeckFormed,
+    FirstPlayerChosen,
+    GameState,
+    MissionsDealt,
+    Seat,
+    SeatInfo,
+    TerritoriesDealt,
+)
+from risk_core.rng import Rng
+from risk_core.rulesets.base import COLOURS, Emit, Option, RuleSet
+
+COMMON_OPTIONS: dict[str, Option] = {
+    "setup_placement": Option(
+        default="alternate",
+        choices=("alternate", "all_at_once"),
+        doc="DEC-15: place remaining starting armies one at a time in turn order, "
+        "or each seat all of its armies in turn.",
+    ),
+    "first_player": Option(
+        default="roll",
+        choices=("roll", "seat0"),
+        doc="DEC-16/CORE-04: highest d6 starts (tied leaders re-roll), or seat 0 starts.",
+    ),
+    "fortify": Option(
+        default="adjacent",
+        choices=("adjacent", "connected"),
+        doc="CL-19: the free move goes to an adjacent territory, or along a chain of own "
+        "territories.",
+    ),
+    "protected_rounds": Option(
+        default=4,
+        minimum=0,
+        maximum=20,
+        doc="CL-21/DEC-12: during these first rounds nobody may attack a player's last "
+        "territory (0 disables).",
+    ),
+    "elimination_forced_trade": Option(
+        default=True,
+        doc="CL-20/DEC-13: after taking an eliminated player's cards, a hand of 5+ must trade "
+        "down to 4 at once (false: only at the next reinforcement).",
+    ),
+}
+
+SET_VALUE_OPTIONS: dict[str, Option] = {
+    "set_values": Option(
+        default="literal",
+        choices=("literal", "usual"),
+        doc="DEC-08: 3 artillery 4, 3 infantry 6, 3 cavalry 8 as rulebook 004 prints it "
+        "(literal), or 3 infantry 4, 3 cavalry 6, 3 artillery 8 (usual).",
+    ),
+    "joker_sets": Option(
+        default="extended",
+        choices=("extended", "listed"),
+        doc="DEC-09: a joker with 2 different cards is worth 10 and 2 jokers with any card 12 "
+        "(extended), or only 'joker + 2 identical' is a set (listed).",
+    ),
+}
+
+TRIPLE_VALUES = {
+    "literal": {"artillery": 4, "infantry": 6, "cavalry": 8},
+    "usual": {"infantry": 4, "cavalry": 6, "artillery": 8},
+}
+STARTING_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}  # CL-02
+
+
+class Classic(RuleSet):
+    """CLASSIC: secret missions, 3–6 players, fixed trade table."""
+
+    name = "classic"
+    title = "Classic Risk with secret missions (3–6 players)"
+    options: ClassVar[dict[str, Option]] = {
+        "setup": Option(
+            default="deal",
+            choices=("deal", "claim"),
+            doc="CL-05: territories dealt by the shuffled cards, or claimed one at a time "
+            "in turn order.",
+        ),
+        **COMMON_OPTIONS,
+        **SET_VALUE_OPTIONS,
+    }
+    uses_missions: ClassVar[bool] = True
+
+    # ------------------------------------------------------------------ setup
+    def starting_armies(self, state: GameState) -> int:
+        return STARTING_ARMIES[len(state.players)]
+
+    def opening(self, state: GameState, emit: Emit) -> None:
+        if self.uses_missions:
+            self.deal_missions(state, emit)
+        self.deal_territories(state, emit)
+        self.choose_first_player(state, emit)
+        rng = Rng(state.seed, state.rng)
+        emit(DeckFormed(deck=tuple(rng.shuffle(self.all_cards())), rng=rng.counter))  # CL-07
+
+    def all_cards(self) -> list[int]:
+        return list(range(len(self.board.card_symbols)))
+
+    def deal_missions(self, state: GameState, emit: Emit) -> None:
+        """CL-04: one secret mission each, the rest set aside unseen."""
+        if not self.board.missions:
+            raise RuleError("missing_data", f"Board {self.board.id} has no mission cards.")
+        rng = Rng(state.seed, state.rng)
+        deck = rng.shuffle(list(range(len(self.board.missions))))
+        missions = tuple(self.board.missions[deck[i]].id for i in range(len(state.players)))
+        emit(MissionsDealt(missions=missions, rng=rng.counter))
+
+    def deal_territories(self, state: GameState, emit: Emit) -> None:
+        """CL-05: deal the shuffled territory cards and jokers round-robin from seat 0."""
+        n_seats, n = len(state.players), self.n_territories
+        start = self.starting_armies(state)
+        rng = Rng(state.seed, state.rng)
+        if state.options.get("setup") == "claim":
+            emit(
+                TerritoriesDealt(
+                    owners=(-1,) * n, armies=(0,) * n, setup_left=(start,) * n_seats, rng=rng.counter
+                )
+            )
+            return
+        owners = [-1] * n
+        for i, card in enumerate(rng.shuffle(self.all_cards())):
+            if card < n:
+                owners[card] = i % n_seats
+        counts = [owners.count(s) for s in range(n_seats)]
+        emit(
+            TerritoriesDealt(
+                owners=tuple(owners),
+                armies=(1,) * n,
+                setup_left=tuple(start - c for c in counts),
+                rng=rng.counter,
+            )
+        )
+
+    def choose_first_player(self, state: GameState, emit: Emit) -> None:
+        """CORE-04/DEC-16 with ENG-02: only tied leaders re-roll, in seat order."""
+        seats = [i for i, p in enumerate(state.players) if not p.neutral]
+        if state.options.get("first_player") == "seat0":
+            emit(FirstPlayerChosen(rolls=(), seat=seats[0], rng=state.rng))
+            return
+        rng = Rng(state.seed, state.rng, state.dice_script)
+        rolls: list[tuple[int, ...]] = []
+        contenders = seats
+        while len(contenders) > 1:
+            faces = {s: rng.die() for s in contenders}
+            rolls.append(tuple(faces.get(i, 0) for i in range(len(state.players))))
+            top = max(faces.values())
+            contenders = [s for s in contenders if faces[s] == top]
+        emit(
+            FirstPlayerChosen(
+                rolls=tuple(rolls), seat=contenders[0], rng=rng.counter, scripted=rng.scripted
+            )
+        )
+
+    # ------------------------------------------------------------------ cards
+    def set_value(self, state: GameState, cards: Sequence[int]) -> int | None:
+        """CL-10 with DEC-08 and DEC-09."""
+        if len(cards) != 3:
+            return None
+        symbols = [self.board.card_symbols[c] for c in cards]
+        jokers = symbols.count("joker")
+        plain = [s for s in symbols if s != "joker"]
+        extended = state.options.get("joker_sets", "extended") == "extended"
+        if jokers == 0:
+            if len(set(plain)) == 1:
+                return TRIPLE_VALUES[str(state.options.get("set_values", "literal"))][plain[0]]
+            return 10 if len(set(plain)) == 3 else None
+        if jokers == 1:
+            if plain[0] == plain[1]:
+                return 12
+            return 10 if extended else None
+        return 12 if extended else None
+
+    def card_bonus_territories(
+        self, state: GameState, seat: Seat, cards: Sequence[int]
+    ) -> list[int]:
+        """CL-11: +2 on each traded card's territory the trader occupies (jokers name none)."""
+        return [c for c in cards if c < self.n_territories and state.owner[c] == seat]
+
+    # ------------------------------------------------------------------ combat and moves
+    def attack_error(self, state: GameState, seat: Seat, origin: int, target: int) -> RuleError | None:
+        """CL-21/DEC-12: no attack on a player's last territory during the protected rounds."""
+        defender = state.owner[target]
+        if state.round > int(state.options.get("protected_rounds", 4)):
+            return None
+        if state.players[defender].neutral:
+            return None
+        if state.owner.count(defender) == 1:
+            return RuleError(
+                "protected",
+                f"{state.players[defender].name} cannot be eliminated before the end of round "
+                f"{state.options.get('protected_rounds', 4)}: "
+                f"{self.board.name(target)} is their last territory.",
+            )
+        return None
+
+    def fortify_reachable(self, state: GameState, seat: Seat, origin: int, target: int) -> bool:
+        if state.options.get("fortify", "adjacent") == "adjacent":
+            return self.board.adjacent(origin, target)  # CL-19
+        return target in self.connected_own(state, seat, origin)
+
+    def connected_own(self, state: GameState, seat: Seat, origin: int) -> set[int]:
+        """Territories reachable from ``origin`` through territories ``seat`` owns."""
+        owner, nbrs = state.owner, self.board.neighbours
+        seen = {origin}
+        stack = [origin]
+        while stack:
+            for n in nbrs[stack.pop()]:
+                if n not in seen and owner[n] == seat:
+                    seen.add(n)
+                    stack.append(n)
+        return seen
+
+    # ------------------------------------------------------------------ victory
+    def mission(self, state: GameState, seat: Seat) -> Mission | None:
+        mid = state.players[seat].mission
+        if mid is None:
+            return None
+        return next(m for m in self.board.missions if m.id == mid)
+
+    def mission_done(self, state: GameState, seat: Seat) -> bool:
+        """CL-22 with the DEC-14 timing (called for the seat whose turn it is)."""
+        m = self.mission(state, seat)
+        if m is None:
+            return False
+        owner = state.owner
+        territories = m.territories
+        if m.destroy is not None:
+            victim = next(
+                (i for i, p in enumerate(state.players) if p.colour == m.destroy), None
+            )
+            if victim is not None and victim != seat:
+                target = state.players[victim]
+                if not target.eliminated:
+                    return False
+                if target.eliminated_by == seat:
+                    return True
+            territories = m.fallback_territories  # absent, yourself, or destroyed by another
+        if territories:
+            held = sum(
+                1 for t, o in enumerate(owner) if o == seat and state.armies[t] >= m.min_armies
+            )
+            if held < territories:
+                return False
+        gi = self.board.group_index
+        full = {
+            g
+            for g, members in enumerate(self.board.group_members)
+            if all(owner[t] == seat for t in members)
+        }
+        required = {gi[g] for g in m.groups}
+        if not required <= full:
+            return False
+        return len(full - required) >= m.extra_groups
+
+
+class ClassicConquest(Classic):
+    """CLASSIC-CONQUEST: no missions, global escalating trade values, own all 42 to win."""
+
+    name = "classic-conquest"
+    title = "Classic world conquest, escalating card values (3–6 players)"
+    options: ClassVar[dict[str, Option]] = {
+        "setup": Classic.options["setup"],
+        **COMMON_OPTIONS,
+    }
+    uses_missions = False
+
+    def set_value(self, state: GameState, cards: Sequence[int]) -> int | None:
+        """CL-CQ-02/03: any 2 cards + a joker is a set; the k-th set of the game is worth…"""
+        if len(cards) != 3:
+            return None
+        symbols = [self.board.card_symbols[c] for c in cards]
+        if "joker" not in symbols and len(set(symbols)) == 2:
+            return None
+        return escalating_value(state.trades + 1)
+
+    def card_bonus_territories(
+        self, state: GameState, seat: Seat, cards: Sequence[int]
+    ) -> list[int]:
+        return super().card_bonus_territories(state, seat, cards)  # CL-CQ-05: CL-11 applies
+
+
+def escalating_value(k: int) -> int:
+    """CL-CQ-02: 4, 6, 8, 10, 12, 15, 20, 25, then +5 for every further set."""
+    table = (4, 6, 8, 10, 12, 15, 20, 25)
+    return table[k - 1] if k <= len(table) else 25 + 5 * (k - len(table))
+
+
+class Classic2P(Classic):
+    """CLASSIC-2P: two players and the allied neutral army (CL-2P-*)."""
+
+    name = "classic-2p"
+    title = "Classic Risk for 2 players with an allied neutral army"
+    min_players = 2
+    max_players = 2
+    uses_missions = False
+    options: ClassVar[dict[str, Option]] = {
+        **{k: v for k, v in COMMON_OPTIONS.items()},
+        **SET_VALUE_OPTIONS,
+        "ally_can_attack": Option(
+            default=True,
+            doc="DEC-10: on your turn you may attack your opponent from ally territories "
+            "(false: the ally only defends).",
+        ),
+        "ally_income_base": Option(
+            default="all",
+            choices=("all", "territories"),
+            doc="DEC-11: the ally gets half of everything the mover received (all), or half of "
+            "the territory and continent income only.",
+        ),
+    }
+    ALLY_ARMIES = 28
+    PLAYER_ARMIES = 40
+    CARDS_EACH = 14
+
+    def seats_for(self, players: Sequence[str | SeatInfo]) -> list[SeatInfo]:
+        seats = super().seats_for(players)
+        names = {s.name for s in seats}
+        ally = "Ally" if "Ally" not in names else "Allied army"
+        return [*seats, SeatInfo(name=ally, colour=COLOURS[2], neutral=True)]
+
+    def starting_armies(self, state: GameState) -> int:
+        return self.PLAYER_ARMIES
+
+    def deal_territories(self, state: GameState, emit: Emit) -> None:
+        """CL-2P-02: jokers out, 14 cards each, the other 14 territories to the ally (2 each)."""
+        n = self.n_territories
+        rng = Rng(state.seed, state.rng)
+        cards = rng.shuffle(list(range(n)))
+        owners = [2] * n
+        armies = [2] * n
+        for i, card in enumerate(cards[: 2 * self.CARDS_EACH]):
+            owners[card] = i % 2
+            armies[card] = 1
+        left = self.PLAYER_ARMIES - self.CARDS_EACH
+        emit(
+            TerritoriesDealt(
+                owners=tuple(owners), armies=tuple(armies), setup_left=(left, left, 0), rng=rng.counter
+            )
+        )
+
+    def after_reinforce_phase(self, state: GameState) -> str:
+        """CL-2P-04 with DEC-11: the ally receives half of the mover's reinforcements."""
+        if state.players[2].eliminated:
+            return "attack"
+        if state.options.get("ally_income_base") == "territories":
+            _, base, groups = self.income(state, state.current)
+            share = (base + self.group_bonus(groups)) // 2
+        else:
+            share = state.received // 2
+        if share <= 0:
+            return "attack"
+        state.ally_reserve = share
+        return "ally_place"
+
+    def attacker_owns(self, state: GameState, seat: Seat, origin: int) -> bool:
+        owner = state.owner[origin]
+        if owner == seat:
+            return True
+        return bool(state.options.get("ally_can_attack")) and state.players[owner].neutral
+
+    def defender_of(self, state: GameState, target: int) -> Seat:
+        """CL-2P-05: the opponent rolls the ally's defence."""
+        owner = state.owner[target]
+        return self.opponent(state, state.current) if state.players[owner].neutral else owner
+
+    def auto_place_ally(self, state: GameState, emit: Emit) -> None:
+        """Standing policy: all on the weakest ally territory bordering the mover."""
+        mover = state.current
+        ally = [t for t, o in enumerate(state.owner) if state.players[o].neutral]
+        facing = [
+            t for t in ally if any(state.owner[n] == mover for n in self.board.neighbours[t])
+        ]
+        pool = facing or ally
+        best = min(pool, key=lambda t: (state.armies[t], t))
+        emit(
+            AllyPlaced(
+                seat=self.to_act(state),
+                territory=self.board.territories[best].id,
+                count=state.ally_reserve,
+            )
+        )
