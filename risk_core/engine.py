@@ -7,7 +7,6 @@ from typing import Any
 
 import msgspec
 
-from risk_core import rulesets
 from risk_core.errors import RuleError
 from risk_core.model import (
     Command,
@@ -20,11 +19,13 @@ from risk_core.model import (
     copy_state,
 )
 from risk_core.rng import normalise_seed
+from risk_core.rulesets import get as get_ruleset
+from risk_core.rulesets import names as ruleset_names
 from risk_core.rulesets.base import RuleSet
 
 
 def ruleset_of(state: GameState) -> RuleSet:
-    return rulesets.get(state.ruleset)
+    return get_ruleset(state.ruleset)
 
 
 def start(
@@ -39,7 +40,7 @@ def start(
 
     ``dice`` optionally scripts the first die faces (ENG-04); the seeded stream follows.
     """
-    return rulesets.get(ruleset).start(players, normalise_seed(seed), options, dice)
+    return get_ruleset(ruleset).start(players, normalise_seed(seed), options, dice)
 
 
 def decide(state: GameState, command: Command) -> list[Event]:
@@ -68,7 +69,7 @@ def replay(events: Iterable[Event]) -> GameState:
     first = next(it, None)
     if not isinstance(first, GameStarted):
         raise RuleError("bad_history", "A game's history must begin with game_started.")
-    rs = rulesets.get(first.ruleset)
+    rs = get_ruleset(first.ruleset)
     state = rs.initial_state(first)
     apply = rs.apply
     for ev in it:
@@ -77,7 +78,7 @@ def replay(events: Iterable[Event]) -> GameState:
 
 
 def initial_state(first: GameStarted) -> GameState:
-    return rulesets.get(first.ruleset).initial_state(first)
+    return get_ruleset(first.ruleset).initial_state(first)
 
 
 def legal_commands(state: GameState) -> list[Command]:
@@ -104,8 +105,8 @@ class RuleSetInfo(msgspec.Struct, frozen=True, kw_only=True):
 def list_rulesets() -> list[RuleSetInfo]:
     """Every registered rule set with its documented options."""
     out = []
-    for name in rulesets.names():
-        rs = rulesets.get(name)
+    for name in ruleset_names():
+        rs = get_ruleset(name)
         out.append(
             RuleSetInfo(
                 name=name,

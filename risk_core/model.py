@@ -56,7 +56,7 @@ def event(cls: E) -> E:
 
 
 @command
-class Place(Command, tag="place"):
+class Place(Command, frozen=True, tag="place"):
     """Place ``count`` armies on ``territory`` (setup, reinforcement, or the ally's armies)."""
 
     territory: str
@@ -64,14 +64,14 @@ class Place(Command, tag="place"):
 
 
 @command
-class Trade(Command, tag="trade"):
+class Trade(Command, frozen=True, tag="trade"):
     """Trade a set of cards (card ids as shown in the seat's hand)."""
 
     cards: tuple[int, ...]
 
 
 @command
-class Attack(Command, tag="attack"):
+class Attack(Command, frozen=True, tag="attack"):
     """Attack ``target`` from ``origin`` with up to ``dice`` dice.
 
     ``until="once"`` fights one battle; ``until="conquer"`` repeats battles (each its own event)
@@ -88,17 +88,17 @@ class Attack(Command, tag="attack"):
 
 
 @command
-class Defend(Command, tag="defend"):
+class Defend(Command, frozen=True, tag="defend"):
     dice: int
 
 
 @command
-class Occupy(Command, tag="occupy"):
+class Occupy(Command, frozen=True, tag="occupy"):
     count: int
 
 
 @command
-class Fortify(Command, tag="fortify"):
+class Fortify(Command, frozen=True, tag="fortify"):
     """The single free move of the turn; it ends the turn."""
 
     origin: str
@@ -107,7 +107,7 @@ class Fortify(Command, tag="fortify"):
 
 
 @command
-class EndTurn(Command, tag="end"):
+class EndTurn(Command, frozen=True, tag="end"):
     """End the turn without (or after) attacking, without a free move."""
 
 
@@ -124,7 +124,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
 
 
 @event
-class GameStarted(Event, tag="game_started"):
+class GameStarted(Event, frozen=True, tag="game_started"):
     ruleset: str
     board: str
     board_hash: str
@@ -135,14 +135,14 @@ class GameStarted(Event, tag="game_started"):
 
 
 @event
-class DiceScripted(Event, tag="dice_scripted"):
+class DiceScripted(Event, frozen=True, tag="dice_scripted"):
     """Load die faces to be used before the seeded stream (ENG-04, what-if play)."""
 
     faces: tuple[int, ...]
 
 
 @event
-class FirstPlayerChosen(Event, tag="first_player"):
+class FirstPlayerChosen(Event, frozen=True, tag="first_player"):
     """CORE-04: roll-off rounds (0 = did not roll), and the winner."""
 
     rolls: tuple[tuple[int, ...], ...]
@@ -152,13 +152,13 @@ class FirstPlayerChosen(Event, tag="first_player"):
 
 
 @event
-class MissionsDealt(Event, tag="missions_dealt"):
+class MissionsDealt(Event, frozen=True, tag="missions_dealt"):
     missions: tuple[str | None, ...]
     rng: int
 
 
 @event
-class TerritoriesDealt(Event, tag="territories_dealt"):
+class TerritoriesDealt(Event, frozen=True, tag="territories_dealt"):
     """Initial owners and armies (-1 = unclaimed) and each seat's armies still to place."""
 
     owners: tuple[int, ...]
@@ -168,7 +168,7 @@ class TerritoriesDealt(Event, tag="territories_dealt"):
 
 
 @event
-class DeckFormed(Event, tag="deck_formed"):
+class DeckFormed(Event, frozen=True, tag="deck_formed"):
     """The shuffled draw pile (top card last)."""
 
     deck: tuple[int, ...]
@@ -176,14 +176,14 @@ class DeckFormed(Event, tag="deck_formed"):
 
 
 @event
-class SetupPlaced(Event, tag="setup_placed"):
+class SetupPlaced(Event, frozen=True, tag="setup_placed"):
     seat: Seat
     territory: str
     count: int
 
 
 @event
-class TurnStarted(Event, tag="turn_started"):
+class TurnStarted(Event, frozen=True, tag="turn_started"):
     seat: Seat
     turn: int
     round: int
@@ -194,7 +194,7 @@ class TurnStarted(Event, tag="turn_started"):
 
 
 @event
-class CardsTraded(Event, tag="cards_traded"):
+class CardsTraded(Event, frozen=True, tag="cards_traded"):
     seat: Seat
     cards: tuple[int, ...]
     value: int
@@ -203,14 +203,14 @@ class CardsTraded(Event, tag="cards_traded"):
 
 
 @event
-class ArmiesPlaced(Event, tag="placed"):
+class ArmiesPlaced(Event, frozen=True, tag="placed"):
     seat: Seat
     territory: str
     count: int
 
 
 @event
-class AllyPlaced(Event, tag="ally_placed"):
+class AllyPlaced(Event, frozen=True, tag="ally_placed"):
     """Classic-2p: ``seat`` (the opponent of the active player) placed ally armies."""
 
     seat: Seat
@@ -219,7 +219,7 @@ class AllyPlaced(Event, tag="ally_placed"):
 
 
 @event
-class DefenceRequested(Event, tag="defence_requested"):
+class DefenceRequested(Event, frozen=True, tag="defence_requested"):
     seat: Seat  # the defender who must answer
     origin: str
     target: str
@@ -230,7 +230,7 @@ class DefenceRequested(Event, tag="defence_requested"):
 
 
 @event
-class BattleFought(Event, tag="battle"):
+class BattleFought(Event, frozen=True, tag="battle"):
     seat: Seat  # attacker (the active seat)
     origin: str
     target: str
@@ -244,7 +244,7 @@ class BattleFought(Event, tag="battle"):
 
 
 @event
-class TerritoryConquered(Event, tag="conquered"):
+class TerritoryConquered(Event, frozen=True, tag="conquered"):
     seat: Seat  # the active seat
     origin: str
     target: str
@@ -254,7 +254,7 @@ class TerritoryConquered(Event, tag="conquered"):
 
 
 @event
-class Occupied(Event, tag="occupied"):
+class Occupied(Event, frozen=True, tag="occupied"):
     """Armies moved in beyond the minimum already moved by ``conquered``."""
 
     seat: Seat
@@ -264,14 +264,14 @@ class Occupied(Event, tag="occupied"):
 
 
 @event
-class PlayerEliminated(Event, tag="eliminated"):
+class PlayerEliminated(Event, frozen=True, tag="eliminated"):
     seat: Seat
     by: Seat
     cards: tuple[int, ...]
 
 
 @event
-class Fortified(Event, tag="fortified"):
+class Fortified(Event, frozen=True, tag="fortified"):
     seat: Seat
     origin: str
     target: str
@@ -279,24 +279,39 @@ class Fortified(Event, tag="fortified"):
 
 
 @event
-class DeckReshuffled(Event, tag="deck_reshuffled"):
+class DeckReshuffled(Event, frozen=True, tag="deck_reshuffled"):
     deck: tuple[int, ...]
     rng: int
 
 
 @event
-class CardDrawn(Event, tag="card_drawn"):
+class CardDrawn(Event, frozen=True, tag="card_drawn"):
     seat: Seat
     card: int
 
 
 @event
-class TurnEnded(Event, tag="turn_ended"):
+class TurnEnded(Event, frozen=True, tag="turn_ended"):
     seat: Seat
 
 
 @event
-class GameWon(Event, tag="game_won"):
+class PositionSet(Event, frozen=True, tag="position_set"):
+    """A scenario's position: replaces setup (owners, armies, hands, missions, pile, turn)."""
+
+    owners: tuple[int, ...]
+    armies: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    missions: tuple[str | None, ...]
+    deck: tuple[int, ...]
+    discard: tuple[int, ...]
+    trades: int
+    first: Seat
+    rng: int
+
+
+@event
+class GameWon(Event, frozen=True, tag="game_won"):
     seat: Seat
     reason: Literal["mission", "conquest", "last_standing"]
     mission: str | None = None
@@ -389,11 +404,15 @@ _encoder = msgspec.json.Encoder()
 
 def _decoder(kind: str) -> Any:
     if kind not in _decoders:
-        types = tuple(COMMAND_TYPES if kind == "command" else EVENT_TYPES)
-        union = Union[types]  # noqa: UP007 - built at run time from the registry
+        union = _union(COMMAND_TYPES if kind == "command" else EVENT_TYPES)
         _decoders[kind] = msgspec.json.Decoder(union)
         _decoders[kind + "s"] = msgspec.json.Decoder(list[union])  # type: ignore[valid-type]
     return _decoders[kind]
+
+
+def _union(types: list[type[Command]] | list[type[Event]]) -> Any:
+    """The tagged union of the registered types (built at run time from the registry)."""
+    return Union.__getitem__(tuple(types))
 
 
 def encode(obj: Any) -> bytes:
@@ -431,8 +450,7 @@ def command_from_builtins(obj: Any) -> Command:
 
 def json_schema() -> dict[str, Any]:
     """JSON Schema of every command and event (``risk schema``)."""
-    cmd_union = Union[tuple(COMMAND_TYPES)]  # noqa: UP007
-    ev_union = Union[tuple(EVENT_TYPES)]  # noqa: UP007
+    cmd_union, ev_union = _union(COMMAND_TYPES), _union(EVENT_TYPES)
     (cmd_schema, ev_schema), components = msgspec.json.schema_components([cmd_union, ev_union])
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

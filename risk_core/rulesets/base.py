@@ -22,15 +22,17 @@ import msgspec
 from risk_core.board import Board, load_board
 from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
+    AllyPlaced,
+    ArmiesPlaced,
     Attack,
     BattleFought,
     CardDrawn,
     CardsTraded,
     Command,
-    Defend,
     DeckFormed,
     DeckReshuffled,
     DefenceRequested,
+    Defend,
     DiceScripted,
     EndTurn,
     Event,
@@ -46,11 +48,11 @@ from risk_core.model import (
     OptionValue,
     PendingAttack,
     PendingOccupation,
+    Phase,
     Place,
     Player,
     PlayerEliminated,
-    ArmiesPlaced,
-    AllyPlaced,
+    PositionSet,
     Seat,
     SeatInfo,
     SetupPlaced,
@@ -103,17 +105,7 @@ class RuleSet:
         options: dict[str, OptionValue] | None,
         dice_script: Sequence[int] = (),
     ) -> list[Event]:
-        opts = self.resolve_options(options or {})
-        seats = self.seats_for(players)
-        started = GameStarted(
-            ruleset=self.name,
-            board=self.board.id,
-            board_hash=self.board.content_hash,
-            engine=ENGINE_VERSION,
-            options=opts,
-            players=tuple(seats),
-            seed=seed,
-        )
+        started = self.game_started(players, seed, options)
         state = self.initial_state(started)
         out: list[Event] = [started]
 
@@ -124,6 +116,62 @@ class RuleSet:
         if dice_script:
             emit(DiceScripted(faces=tuple(dice_script)))
         self.opening(state, emit)
+        self.settle(state, emit)
+        return out
+
+    def game_started(
+        self, players: Sequence[str | SeatInfo], seed: int, options: dict[str, OptionValue] | None
+    ) -> GameStarted:
+        """The first event: rule set, board version, options, seats and seed (ENG-08)."""
+        return GameStarted(
+            ruleset=self.name,
+            board=self.board.id,
+            board_hash=self.board.content_hash,
+            engine=ENGINE_VERSION,
+            options=self.resolve_options(options or {}),
+            players=tuple(self.seats_for(players)),
+            seed=seed,
+        )
+
+    def start_position(
+        self,
+        players: Sequence[str | SeatInfo],
+        seed: int,
+        options: dict[str, OptionValue] | None,
+        position: PositionSet,
+        *,
+        turn: int = 1,
+        round: int = 1,
+        income: int | None = None,
+        dice_script: Sequence[int] = (),
+    ) -> list[Event]:
+        """Opening events of a game that starts from a set position (scenario files).
+
+        ``income`` None gives the turn's normal income; 0 starts the turn in the attack phase.
+        """
+        started = self.game_started(players, seed, options)
+        state = self.initial_state(started)
+        out: list[Event] = [started]
+
+        def emit(ev: Event) -> None:
+            self.apply(state, ev)
+            out.append(ev)
+
+        if dice_script:
+            emit(DiceScripted(faces=tuple(dice_script)))
+        emit(position)
+        count, base, groups = self.income(state, position.first)
+        emit(
+            TurnStarted(
+                seat=position.first,
+                turn=turn,
+                round=round,
+                territories=count,
+                base=base,
+                groups=groups,
+                income=base + self.group_bonus(groups) if income is None else income,
+            )
+        )
         self.settle(state, emit)
         return out
 
@@ -184,8 +232,7 @@ class RuleSet:
                 ):
                     raise SetupError(
                         "invalid_option",
-                        f"Option {key}={value} is out of range "
-                        f"[{spec.minimum}, {spec.maximum}].",
+                        f"Option {key}={value} is out of range [{spec.minimum}, {spec.maximum}].",
                     )
             else:
                 value = str(value)
@@ -242,11 +289,15 @@ class RuleSet:
         """Armies a set is worth, or None when these cards are not a valid set."""
         raise NotImplementedError
 
-    def card_bonus_territories(self, state: GameState, seat: Seat, cards: Sequence[int]) -> list[int]:
+    def card_bonus_territories(
+        self, state: GameState, seat: Seat, cards: Sequence[int]
+    ) -> list[int]:
         """Territories receiving a +2 card-territory bonus on a trade (none in CORE)."""
         return []
 
-    def attack_error(self, state: GameState, seat: Seat, origin: int, target: int) -> RuleError | None:
+    def attack_error(
+        self, state: GameState, seat: Seat, origin: int, target: int
+    ) -> RuleError | None:
         """Set-specific reasons an otherwise legal attack is forbidden."""
         return None
 
@@ -264,7 +315,7 @@ class RuleSet:
         """The seat that chooses the defence dice of ``target``."""
         return state.owner[target]
 
-    def after_reinforce_phase(self, state: GameState) -> str:
+    def after_reinforce_phase(self, state: GameState) -> Phase:
         return "attack"
 
     def elimination_forced_trade(self, state: GameState) -> bool:
@@ -409,7 +460,9 @@ class RuleSet:
         if not self.attacker_owns(state, seat, o):
             raise RuleError("not_owner", f"You do not own {self.board.name(o)}.")
         if state.owner[t] == seat or state.owner[t] == state.owner[o]:
-            raise RuleError("own_territory", f"You cannot attack {self.board.name(t)}: it is yours.")
+            raise RuleError(
+                "own_territory", f"You cannot attack {self.board.name(t)}: it is yours."
+            )
         if not self.board.adjacent(o, t):
             raise RuleError(
                 "not_adjacent", f"{self.board.name(o)} does not border {self.board.name(t)}."
@@ -469,8 +522,10 @@ class RuleSet:
         if o == t:
             raise RuleError("bad_count", "Fortify to a different territory.")
         if not self.fortify_reachable(state, seat, o, t):
-            code = "not_adjacent" if state.options.get("fortify", "adjacent") == "adjacent" else (
-                "not_connected"
+            code = (
+                "not_adjacent"
+                if state.options.get("fortify", "adjacent") == "adjacent"
+                else ("not_connected")
             )
             raise RuleError(
                 code,
@@ -645,8 +700,10 @@ class RuleSet:
                 return
             if state.phase == "setup" and not any(state.setup_left):
                 self.start_next_turn(state, emit)
-            elif state.phase == "defend" and state.attack is not None and (
-                state.players[state.attack.defender].policy == "auto"
+            elif (
+                state.phase == "defend"
+                and state.attack is not None
+                and (state.players[state.attack.defender].policy == "auto")
             ):
                 order = state.attack
                 self.fight(state, order, min(2, state.armies[order.target]), emit)
@@ -654,8 +711,10 @@ class RuleSet:
                 state.players[self.to_act(state)].policy == "auto"
             ):
                 self.auto_place_ally(state, emit)
-            elif state.phase == "occupy" and state.occupation is not None and (
-                state.occupation.min == state.occupation.max
+            elif (
+                state.phase == "occupy"
+                and state.occupation is not None
+                and (state.occupation.min == state.occupation.max)
             ):
                 emit(self._occupied(state, state.current, state.occupation, state.occupation.min))
             else:
@@ -714,11 +773,14 @@ class RuleSet:
 
     def _on_setup_placed(self, state: GameState, ev: SetupPlaced) -> None:
         t = self.board.index[ev.territory]
+        claimed = state.owner[t] == -1  # claiming always goes one territory per seat (CL-05)
         state.owner[t] = ev.seat
         state.armies[t] += ev.count
         state.setup_left[ev.seat] -= ev.count
-        if state.options.get("setup_placement", "alternate") == "alternate" or (
-            state.setup_left[ev.seat] == 0
+        if (
+            claimed
+            or state.setup_left[ev.seat] == 0
+            or (state.options.get("setup_placement", "alternate") == "alternate")
         ):
             state.current = self._next_setup_seat(state, ev.seat)
 
@@ -735,11 +797,26 @@ class RuleSet:
         state.current = ev.seat
         state.turn = ev.turn
         state.round = ev.round
-        state.phase = "reinforce"
         state.reserve = ev.income
         state.received = ev.income
         state.conquered = False
         state.may_trade = False
+        # A scenario may start a turn with nothing to place: straight to attacking.
+        state.phase = "reinforce" if ev.income else self.after_reinforce_phase(state)
+
+    def _on_position(self, state: GameState, ev: PositionSet) -> None:
+        state.rng = ev.rng
+        state.owner = list(ev.owners)
+        state.armies = list(ev.armies)
+        for p, hand, mission in zip(state.players, ev.hands, ev.missions, strict=True):
+            p.hand = list(hand)
+            p.mission = mission
+        state.deck = list(ev.deck)
+        state.discard = list(ev.discard)
+        state.trades = ev.trades
+        state.first = state.current = ev.first
+        state.setup_left = [0] * len(state.players)
+        state.phase = "setup"
 
     def _on_traded(self, state: GameState, ev: CardsTraded) -> None:
         hand = state.players[ev.seat].hand
@@ -759,8 +836,8 @@ class RuleSet:
         state.armies[self.board.index[ev.territory]] += ev.count
         state.reserve -= ev.count
         if state.reserve == 0 and not self.must_trade(state, ev.seat):
-            state.phase = self.after_reinforce_phase(state) if state.phase == "reinforce" else (
-                "attack"
+            state.phase = (
+                self.after_reinforce_phase(state) if state.phase == "reinforce" else ("attack")
             )
 
     def _on_ally_placed(self, state: GameState, ev: AllyPlaced) -> None:
@@ -876,6 +953,7 @@ class RuleSet:
         CardDrawn: _on_drawn,
         TurnEnded: _on_turn_ended,
         GameWon: _on_won,
+        PositionSet: _on_position,
     }
 
     # ================================================================== legal commands
@@ -925,8 +1003,10 @@ class RuleSet:
             if armies[o] < 2 or not self.attacker_owns(state, seat, o):
                 continue
             for t in nbrs[o]:
-                if owner[t] != seat and owner[t] != owner[o] and (
-                    self.attack_error(state, seat, o, t) is None
+                if (
+                    owner[t] != seat
+                    and owner[t] != owner[o]
+                    and (self.attack_error(state, seat, o, t) is None)
                 ):
                     yield o, t
 

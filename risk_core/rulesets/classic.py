@@ -17,6 +17,7 @@ from risk_core.model import (
     FirstPlayerChosen,
     GameState,
     MissionsDealt,
+    Phase,
     Seat,
     SeatInfo,
     TerritoriesDealt,
@@ -95,6 +96,10 @@ class Classic(RuleSet):
     }
     uses_missions: ClassVar[bool] = True
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._missions = self.missions_by_id
+
     # ------------------------------------------------------------------ setup
     def starting_armies(self, state: GameState) -> int:
         return STARTING_ARMIES[len(state.players)]
@@ -127,7 +132,10 @@ class Classic(RuleSet):
         if state.options.get("setup") == "claim":
             emit(
                 TerritoriesDealt(
-                    owners=(-1,) * n, armies=(0,) * n, setup_left=(start,) * n_seats, rng=rng.counter
+                    owners=(-1,) * n,
+                    armies=(0,) * n,
+                    setup_left=(start,) * n_seats,
+                    rng=rng.counter,
                 )
             )
             return
@@ -191,7 +199,9 @@ class Classic(RuleSet):
         return [c for c in cards if c < self.n_territories and state.owner[c] == seat]
 
     # ------------------------------------------------------------------ combat and moves
-    def attack_error(self, state: GameState, seat: Seat, origin: int, target: int) -> RuleError | None:
+    def attack_error(
+        self, state: GameState, seat: Seat, origin: int, target: int
+    ) -> RuleError | None:
         """CL-21/DEC-12: no attack on a player's last territory during the protected rounds."""
         defender = state.owner[target]
         if state.round > int(state.options.get("protected_rounds", 4)):
@@ -206,6 +216,9 @@ class Classic(RuleSet):
                 f"{self.board.name(target)} is their last territory.",
             )
         return None
+
+    def elimination_forced_trade(self, state: GameState) -> bool:
+        return bool(state.options.get("elimination_forced_trade", True))  # DEC-13
 
     def fortify_reachable(self, state: GameState, seat: Seat, origin: int, target: int) -> bool:
         if state.options.get("fortify", "adjacent") == "adjacent":
@@ -227,21 +240,22 @@ class Classic(RuleSet):
     # ------------------------------------------------------------------ victory
     def mission(self, state: GameState, seat: Seat) -> Mission | None:
         mid = state.players[seat].mission
-        if mid is None:
-            return None
-        return next(m for m in self.board.missions if m.id == mid)
+        return None if mid is None else self.missions_by_id[mid]
+
+    @property
+    def missions_by_id(self) -> dict[str, Mission]:
+        return {m.id: m for m in self.board.missions}
 
     def mission_done(self, state: GameState, seat: Seat) -> bool:
         """CL-22 with the DEC-14 timing (called for the seat whose turn it is)."""
-        m = self.mission(state, seat)
-        if m is None:
+        mid = state.players[seat].mission
+        if mid is None:
             return False
+        m = self._missions[mid]
         owner = state.owner
         territories = m.territories
         if m.destroy is not None:
-            victim = next(
-                (i for i, p in enumerate(state.players) if p.colour == m.destroy), None
-            )
+            victim = next((i for i, p in enumerate(state.players) if p.colour == m.destroy), None)
             if victim is not None and victim != seat:
                 target = state.players[victim]
                 if not target.eliminated:
@@ -250,21 +264,29 @@ class Classic(RuleSet):
                     return True
             territories = m.fallback_territories  # absent, yourself, or destroyed by another
         if territories:
-            held = sum(
-                1 for t, o in enumerate(owner) if o == seat and state.armies[t] >= m.min_armies
-            )
+            if m.min_armies <= 1:
+                held = owner.count(seat)
+            else:
+                armies = state.armies
+                held = sum(
+                    1 for t, o in enumerate(owner) if o == seat and armies[t] >= m.min_armies
+                )
             if held < territories:
                 return False
+        members = self.board.group_members
         gi = self.board.group_index
-        full = {
-            g
-            for g, members in enumerate(self.board.group_members)
-            if all(owner[t] == seat for t in members)
-        }
+        for g in m.groups:
+            if any(owner[t] != seat for t in members[gi[g]]):
+                return False
+        if not m.extra_groups:
+            return True
         required = {gi[g] for g in m.groups}
-        if not required <= full:
-            return False
-        return len(full - required) >= m.extra_groups
+        others = sum(
+            1
+            for g, ts in enumerate(members)
+            if g not in required and all(owner[t] == seat for t in ts)
+        )
+        return others >= m.extra_groups
 
 
 class ClassicConquest(Classic):
@@ -348,11 +370,14 @@ class Classic2P(Classic):
         left = self.PLAYER_ARMIES - self.CARDS_EACH
         emit(
             TerritoriesDealt(
-                owners=tuple(owners), armies=tuple(armies), setup_left=(left, left, 0), rng=rng.counter
+                owners=tuple(owners),
+                armies=tuple(armies),
+                setup_left=(left, left, 0),
+                rng=rng.counter,
             )
         )
 
-    def after_reinforce_phase(self, state: GameState) -> str:
+    def after_reinforce_phase(self, state: GameState) -> Phase:
         """CL-2P-04 with DEC-11: the ally receives half of the mover's reinforcements."""
         if state.players[2].eliminated:
             return "attack"
@@ -381,9 +406,7 @@ class Classic2P(Classic):
         """Standing policy: all on the weakest ally territory bordering the mover."""
         mover = state.current
         ally = [t for t, o in enumerate(state.owner) if state.players[o].neutral]
-        facing = [
-            t for t in ally if any(state.owner[n] == mover for n in self.board.neighbours[t])
-        ]
+        facing = [t for t in ally if any(state.owner[n] == mover for n in self.board.neighbours[t])]
         pool = facing or ally
         best = min(pool, key=lambda t: (state.armies[t], t))
         emit(

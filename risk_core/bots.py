@@ -1,0 +1,409 @@
+"""Seeded computer players: a uniform ``random`` player and a ``greedy`` one.
+
+A bot is a pure function of the state and a seed: the choice draws from a counter-based stream
+keyed by the seed, the game's seed and ``state.version`` (``risk_core.rng``), so the same game
+and the same bot seed give the same command on every platform, and nothing global is touched.
+
+The greedy player reads the board through the rule set's own hooks (``attack_options``,
+``valid_sets``, ``fortify_reachable``, ``must_trade``…) so that it plays any registered rule set
+legally; ``choose`` still checks its proposal with ``decide`` and falls back to a uniformly
+drawn legal command, so a rule it does not know can only make it play worse, never illegally.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from risk_core.engine import decide, legal_commands, replay, ruleset_of, to_act
+from risk_core.errors import RuleError
+from risk_core.model import (
+    Attack,
+    Command,
+    Defend,
+    EndTurn,
+    Event,
+    Fortify,
+    GameState,
+    Occupy,
+    Place,
+    Seat,
+    Trade,
+)
+from risk_core.rng import M64, Rng, mix64, normalise_seed
+from risk_core.rulesets.base import RuleSet
+from risk_core.rulesets.classic import Classic
+
+LEVELS: tuple[str, ...] = ("random", "greedy")
+
+# Odds the greedy player wants before attacking: origin armies >= target armies + margin.  The
+# margin drops late in long games so that evenly matched players cannot stall forever.
+ATTACK_MARGIN = 2
+LATE_ROUND = 40
+LATE_MARGIN = 1
+
+
+def bot_rng(state: GameState, seed: int | str) -> Rng:
+    """The bot's stream for this decision: keyed by (seed, game seed), positioned by version.
+
+    Versions are spaced 2**16 draws apart, far more than one decision uses, so two decisions of
+    the same game never share draws.
+    """
+    key = mix64(normalise_seed(seed) ^ mix64(state.seed))
+    return Rng(key, (state.version << 16) & M64)
+
+
+def choose(state: GameState, *, level: str = "greedy", seed: int | str = 0) -> Command:
+    """The command of the seat that must act (``to_act(state)``); always accepted by ``decide``."""
+    return play(state, level=level, seed=seed)[0]
+
+
+def play(
+    state: GameState, *, level: str = "greedy", seed: int | str = 0
+) -> tuple[Command, list[Event]]:
+    """``choose`` plus the events ``decide`` returns for it (one ``decide`` call, not two)."""
+    cmd = propose(state, level=level, seed=seed)
+    try:
+        return cmd, decide(state, cmd)
+    except RuleError:
+        # A rule the greedy player does not model: any legal command keeps the game going.
+        cmds = legal_commands(state)
+        fallback = cmds[bot_rng(state, seed).below(len(cmds))]
+        return fallback, decide(state, fallback)
+
+
+def propose(state: GameState, *, level: str = "greedy", seed: int | str = 0) -> Command:
+    """The bot's preferred command, not yet checked by ``decide`` (tests check it is legal)."""
+    if level not in LEVELS:
+        raise ValueError(f"Unknown bot level {level!r} (levels: {', '.join(LEVELS)}).")
+    seat = to_act(state)
+    if seat is None:
+        raise ValueError("The game is over: no seat has to act.")
+    rng = bot_rng(state, seed)
+    if level == "greedy":
+        cmd = _Greedy(state, seat, rng).command()
+        if cmd is not None:
+            return cmd
+    cmds = legal_commands(state)
+    return cmds[rng.below(len(cmds))]
+
+
+class _Greedy:
+    """One decision of the greedy player: a read of the board, then a command for the phase."""
+
+    def __init__(self, state: GameState, seat: Seat, rng: Rng) -> None:
+        self.state = state
+        self.seat = seat
+        self.rng = rng
+        self.rs: RuleSet = ruleset_of(state)
+        board = self.rs.board
+        self.board = board
+        self.ids = [t.id for t in board.territories]
+        self.nbrs = board.neighbours
+        self.group_of = board.territory_group
+        self.owner = state.owner
+        self.armies = state.armies
+        self.neutral = [p.neutral for p in state.players]
+        self.counts = [0] * len(state.players)
+        for o in state.owner:
+            if o >= 0:
+                self.counts[o] += 1
+        self.mission_groups: set[int] = set()
+        self.extra_groups = 0
+        self.victim: Seat | None = None
+        self._read_mission()
+        self.want = [self._group_want(g) for g in range(len(board.group_members))]
+
+    # ------------------------------------------------------------------ reading the board
+    def _read_mission(self) -> None:
+        """Mission groups and the colour to destroy steer targets (CL-22 missions)."""
+        if not isinstance(self.rs, Classic):
+            return
+        m = self.rs.mission(self.state, self.seat)
+        if m is None:
+            return
+        gi = self.board.group_index
+        self.mission_groups = {gi[g] for g in m.groups}
+        self.extra_groups = m.extra_groups
+        if m.destroy is not None:
+            for i, p in enumerate(self.state.players):
+                if p.colour == m.destroy and i != self.seat and not p.eliminated:
+                    self.victim = i
+
+    def _group_want(self, g: int) -> float:
+        """How much the player wants group ``g``: share already held, bonus per territory."""
+        members = self.board.group_members[g]
+        mine = sum(1 for t in members if self.owner[t] == self.seat)
+        want = 2.0 * mine / len(members) + self.board.groups[g].bonus / len(members)
+        if g in self.mission_groups:
+            want += 3.0
+        elif self.extra_groups:
+            want += 0.5
+        return want
+
+    def hostile(self, t: int) -> bool:
+        o = self.owner[t]
+        return o >= 0 and o != self.seat
+
+    def threat(self, t: int) -> float:
+        """Hostile armies next to ``t`` minus its own; the neutral ally counts half."""
+        total = 0.0
+        for n in self.nbrs[t]:
+            o = self.owner[n]
+            if o >= 0 and o != self.seat:
+                total += self.armies[n] * (0.5 if self.neutral[o] else 1.0)
+        return total - self.armies[t]
+
+    def target_value(self, t: int) -> float:
+        """Worth of conquering ``t``: continent progress, mission, broken bonuses, eliminations."""
+        g = self.group_of[t]
+        value = self.want[g]
+        o = self.owner[t]
+        if o == self.victim:
+            value += 3.0
+        if self.neutral[o]:
+            value -= 0.5  # the neutral ally is only an obstacle: beating it wins nothing
+        else:
+            if all(self.owner[m] == o for m in self.board.group_members[g]):
+                value += 1.0 + self.board.groups[g].bonus / 2
+            if self.counts[o] <= 2:
+                value += 2.0  # an elimination hands over the loser's cards
+        return value
+
+    def tie(self) -> int:
+        return self.rng.below(1 << 16)
+
+    def own(self) -> list[int]:
+        return [t for t, o in enumerate(self.owner) if o == self.seat]
+
+    def front(self) -> list[int]:
+        return [t for t in self.own() if any(self.hostile(n) for n in self.nbrs[t])]
+
+    # ------------------------------------------------------------------ phases
+    def command(self) -> Command | None:
+        phase = self.state.phase
+        if phase == "setup":
+            return self.setup()
+        if phase in ("reinforce", "elim_trade"):
+            return self.reinforce()
+        if phase == "attack":
+            return self.attack()
+        if phase == "occupy":
+            return self.occupy()
+        if phase == "defend":
+            return self.defend()
+        if phase == "ally_place":
+            return self.ally_place()
+        return None
+
+    def setup(self) -> Command | None:
+        s, seat = self.state, self.seat
+        if -1 in self.owner:  # claiming: grow clusters, favour small high-bonus continents
+            free = [t for t, o in enumerate(self.owner) if o == -1]
+            best = max(free, key=lambda t: (self._claim_score(t), self.tie()))
+            return Place(seat=seat, territory=self.ids[best], count=1)
+        left = s.setup_left[seat]
+        if left <= 0 or seat not in self.owner:
+            return None
+        # Setup placement rule (DEC-15): one at a time, or in a few large chunks.
+        alternate = s.options.get("setup_placement", "alternate") == "alternate"
+        count = 1 if alternate else max(1, (left + 2) // 3)
+        return Place(seat=seat, territory=self.ids[self.placement_spot(count)], count=count)
+
+    def _claim_score(self, t: int) -> float:
+        mine = sum(1 for n in self.nbrs[t] if self.owner[n] == self.seat)
+        others = sum(1 for n in self.nbrs[t] if self.hostile(n))
+        return self.want[self.group_of[t]] + 0.5 * mine - 0.2 * others
+
+    def placement_spot(self, count: int) -> int:
+        """Border territory where ``count`` new armies open the best attack or meet a threat."""
+        border = self.front() or self.own()
+        best, best_key = border[0], (float("-inf"), -1)
+        for b in border:
+            after = self.armies[b] + count
+            chance = float("-inf")
+            for n in self.nbrs[b]:
+                if self.hostile(n):
+                    # A target out of reach counts less the further out of reach it is, so two
+                    # players cannot feed an arms race over one fortress forever.
+                    short = self.armies[n] + ATTACK_MARGIN - after
+                    odds = 1.0 if short <= 0 else -1.0 - 0.1 * short
+                    chance = max(chance, self.target_value(n) + odds)
+            score = (chance if chance > float("-inf") else 0.0) + 0.05 * self.threat(b)
+            key = (score, self.tie())
+            if key > best_key:
+                best, best_key = b, key
+        return best
+
+    def best_set(self) -> tuple[int, ...] | None:
+        """The valid set worth most armies, counting the +2 territory bonuses (CL-11)."""
+        s, seat, rs = self.state, self.seat, self.rs
+        best: tuple[int, ...] | None = None
+        best_key = (-1, -1)
+        for combo in rs.valid_sets(s, seat):
+            value = rs.set_value(s, combo) or 0
+            value += 2 * len(rs.card_bonus_territories(s, seat, combo))
+            key = (value, self.tie())
+            if key > best_key:
+                best, best_key = combo, key
+        return best
+
+    def reinforce(self) -> Command | None:
+        s, seat, rs = self.state, self.seat, self.rs
+        must = rs.must_trade(s, seat)
+        if must or len(s.players[seat].hand) >= 3:
+            combo = self.best_set()
+            worth = combo is not None and (
+                must or len(s.players[seat].hand) >= 4 or (rs.set_value(s, combo) or 0) >= 6
+            )
+            if combo is not None and worth:
+                return Trade(seat=seat, cards=combo)
+            if must:
+                return None
+        if s.reserve <= 0:
+            return None
+        spot = self.placement_spot(s.reserve)
+        return Place(seat=seat, territory=self.ids[spot], count=s.reserve)
+
+    def attack(self) -> Command:
+        s, seat = self.state, self.seat
+        if s.may_trade:  # cards just taken from an eliminated player (CL-20)
+            combo = self.best_set()
+            if combo is not None:
+                return Trade(seat=seat, cards=combo)
+        margin = LATE_MARGIN if s.round > LATE_ROUND else ATTACK_MARGIN
+        best: tuple[int, int] | None = None
+        best_key = (float("-inf"), -1)
+        for o, t in self.rs.attack_options(s, seat):
+            a, d = self.armies[o], self.armies[t]
+            if a < d + margin:
+                continue
+            key = (self.target_value(t) + 0.15 * (a - d), self.tie())
+            if key > best_key:
+                best, best_key = (o, t), key
+        if best is not None:
+            o, t = best
+            a = self.armies[o]
+            return Attack(
+                seat=seat,
+                origin=self.ids[o],
+                target=self.ids[t],
+                dice=min(3, a - 1),
+                until="conquer",
+                # Stop once the origin has lost two thirds: keep a garrison, not a bled stack.
+                stop_at=max(1, min(a - 1, a // 3)),
+            )
+        return self.fortify() or EndTurn(seat=seat)
+
+    def fortify(self) -> Command | None:
+        """Move the largest interior stack towards the front (the turn's one free move)."""
+        s, seat = self.state, self.seat
+        dist = self.front_distance()
+        interior = [t for t in self.own() if dist.get(t, 0) > 0 and self.armies[t] >= 2]
+        if not interior:
+            return None
+        source = max(interior, key=lambda t: (self.armies[t], self.tie()))
+        best: int | None = None
+        best_key = (0, float("-inf"), -1)
+        for t in self.own():
+            if t == source or dist.get(t, 1 << 30) >= dist[source]:
+                continue
+            if not self.rs.fortify_reachable(s, seat, source, t):
+                continue
+            key = (-dist[t], self.threat(t), self.tie())
+            if best is None or key > best_key:
+                best, best_key = t, key
+        if best is None:
+            return None
+        return Fortify(
+            seat=seat,
+            origin=self.ids[source],
+            target=self.ids[best],
+            count=self.armies[source] - 1,
+        )
+
+    def front_distance(self) -> dict[int, int]:
+        """Steps from each own territory to the nearest own territory facing a hostile one."""
+        dist = {t: 0 for t in self.front()}
+        queue = deque(dist)
+        while queue:
+            t = queue.popleft()
+            for n in self.nbrs[t]:
+                if self.owner[n] == self.seat and n not in dist:
+                    dist[n] = dist[t] + 1
+                    queue.append(n)
+        return dist
+
+    def occupy(self) -> Command | None:
+        """Move in everything when the conquest faces enemies and the origin no longer does."""
+        occ = self.state.occupation
+        if occ is None:
+            return None
+        mover = self.owner[occ.origin]
+        target_faces = any(self._enemy_of(mover, n) for n in self.nbrs[occ.target])
+        origin_faces = any(self._enemy_of(mover, n) for n in self.nbrs[occ.origin])
+        if target_faces and not origin_faces:
+            count = occ.max
+        elif target_faces:
+            count = max(occ.min, (occ.min + occ.max + 1) // 2)
+        else:
+            count = occ.min
+        return Occupy(seat=self.seat, count=count)
+
+    def _enemy_of(self, mover: Seat, t: int) -> bool:
+        o = self.owner[t]
+        return o >= 0 and o != mover and o != self.seat
+
+    def defend(self) -> Command | None:
+        order = self.state.attack
+        if order is None:
+            return None
+        return Defend(seat=self.seat, dice=min(2, self.armies[order.target]))
+
+    def ally_place(self) -> Command | None:
+        """The ally is our buffer: strengthen the ally territory most exposed to the mover."""
+        s = self.state
+        if s.ally_reserve <= 0:
+            return None
+        mover = s.current
+        ally = [t for t, o in enumerate(self.owner) if o >= 0 and self.neutral[o]]
+        if not ally:
+            return None
+        best, best_key = ally[0], (float("-inf"), -1)
+        for t in ally:
+            pressure = sum(self.armies[n] for n in self.nbrs[t] if self.owner[n] == mover)
+            shields = sum(1 for n in self.nbrs[t] if self.owner[n] == self.seat)
+            score = (pressure - self.armies[t] + 2.0 * shields) if pressure else -1000.0
+            key = (score, self.tie())
+            if key > best_key:
+                best, best_key = t, key
+        return Place(seat=self.seat, territory=self.ids[best], count=s.ally_reserve)
+
+
+
+def self_play(
+    opening: Sequence[Event],
+    *,
+    level: str | Sequence[str] = "greedy",
+    seed: int | str = 0,
+    max_turns: int = 2000,
+) -> tuple[list[Command], list[Event]]:
+    """Bots play every seat from ``opening`` until the game ends or passes ``max_turns`` turns.
+
+    ``level`` is one level for all seats or one per seat.  Returns the commands and the whole
+    history (opening included); the last state is ``replay`` of that history.
+    """
+    events = list(opening)
+    state = replay(events)
+    commands: list[Command] = []
+    rs = ruleset_of(state)
+    while state.phase != "over" and state.turn <= max_turns:
+        seat = to_act(state)
+        assert seat is not None
+        seat_level = level if isinstance(level, str) else level[seat]
+        cmd, new = play(state, level=seat_level, seed=seed)
+        commands.append(cmd)
+        events.extend(new)
+        for ev in new:
+            rs.apply(state, ev)
+    return commands, events

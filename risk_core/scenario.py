@@ -1,0 +1,192 @@
+"""Scenario files: start a game from a set position (TOML or JSON).
+
+A scenario names every territory's owner and armies, and optionally hands, missions, whose turn
+it is, the phase, and the next dice faces.  It becomes ordinary opening events
+(``game_started``, ``position_set``, ``turn_started``), so a scenario game is replayed, branched
+and audited like any other.  Example (TOML)::
+
+    ruleset = "classic"
+    players = ["Ann", "Bob", "Cy"]
+    seed = 7
+    current = "Ann"          # seat number or name (default: seat 0)
+    phase = "reinforce"      # or "attack" (the turn starts with nothing to place)
+    turn = 9                 # optional; round is derived unless given
+    dice = [6, 6, 6, 1, 1]   # optional: the next die faces, then the seeded stream
+
+    [options]
+    fortify = "connected"
+
+    [territories]            # every territory: owner (seat or name) and armies (>= 1)
+    alaska = { owner = "Ann", armies = 3 }
+    kamchatka = { owner = 1, armies = 2 }
+    # ...
+
+    [hands]                  # cards by territory name or "joker"
+    Ann = ["alaska", "brazil", "joker"]
+
+    [missions]               # classic only; default: dealt at random
+    Bob = "asia_africa"
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any, Literal
+
+import msgspec
+
+from risk_core.errors import RiskError
+from risk_core.model import Event, OptionValue, PositionSet
+from risk_core.rng import Rng, normalise_seed
+from risk_core.rulesets import get as get_ruleset
+from risk_core.rulesets.base import RuleSet
+
+
+class Holding(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    owner: int | str
+    armies: int
+
+
+class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    territories: dict[str, Holding]
+    ruleset: str | None = None
+    players: list[str] | None = None
+    seed: int | str | None = None
+    options: dict[str, OptionValue] = {}
+    current: int | str = 0
+    phase: Literal["reinforce", "attack"] = "reinforce"
+    turn: int = 1
+    round: int | None = None
+    dice: list[int] = []
+    hands: dict[str, list[str]] = {}
+    missions: dict[str, str] = {}
+    trades: int = 0
+
+
+def bad(message: str) -> RiskError:
+    return RiskError("bad_scenario", message)
+
+
+def parse_scenario(data: bytes, fmt: Literal["toml", "json"]) -> Scenario:
+    try:
+        raw: Any = tomllib.loads(data.decode()) if fmt == "toml" else msgspec.json.decode(data)
+        return msgspec.convert(raw, Scenario)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, msgspec.DecodeError) as exc:
+        raise bad(f"Cannot read the scenario file: {exc}") from None
+    except msgspec.ValidationError as exc:
+        raise bad(f"Invalid scenario: {exc}") from None
+
+
+def scenario_opening(
+    scenario: Scenario,
+    *,
+    ruleset: str | None = None,
+    players: list[str] | None = None,
+    seed: int | str | None = None,
+    options: dict[str, OptionValue] | None = None,
+) -> tuple[str, list[str], list[Event]]:
+    """(rule set, players, opening events); arguments override what the file says."""
+    name = ruleset or scenario.ruleset or "classic"
+    names = players or scenario.players
+    if not names:
+        raise bad("The scenario names no players.")
+    chosen_seed = seed if seed is not None else scenario.seed
+    if chosen_seed is None:
+        raise bad("A scenario game needs a seed (in the file or given).")
+    rs = get_ruleset(name)
+    opts = {**scenario.options, **(options or {})}
+    seats = rs.seats_for(names)
+    seed64 = normalise_seed(chosen_seed)
+
+    def seat(ref: int | str) -> int:
+        if isinstance(ref, int):
+            if 0 <= ref < len(seats):
+                return ref
+        else:
+            for i, s in enumerate(seats):
+                if s.name.lower() == ref.lower():
+                    return i
+        raise bad(f"Unknown seat {ref!r} (seats: {', '.join(s.name for s in seats)}).")
+
+    board = rs.board
+    owners = [-1] * len(board.territories)
+    armies = [0] * len(board.territories)
+    for key, holding in scenario.territories.items():
+        t = board.find(key)
+        owners[t], armies[t] = seat(holding.owner), holding.armies
+        if holding.armies < 1:
+            raise bad(f"{board.name(t)} needs at least 1 army.")
+    missing = [board.territories[t].id for t, o in enumerate(owners) if o < 0]
+    if missing:
+        raise bad(f"Territories without an owner: {', '.join(missing)}.")
+    for i, s in enumerate(seats):
+        if not s.neutral and i not in owners:
+            raise bad(f"{s.name} owns no territory.")
+
+    hands = [_hand(rs, cards) for cards in _per_seat(scenario.hands, seat, len(seats), [])]
+    held = [c for h in hands for c in h]
+    if len(held) != len(set(held)):
+        raise bad("A card is in two hands.")
+    missions = _missions(rs, scenario, seat, len(seats), seed64)
+    rng = Rng(seed64, 1 << 32)  # a stream position far from the game's own draws
+    deck = rng.shuffle([c for c in range(len(board.card_symbols)) if c not in held])
+    position = PositionSet(
+        owners=tuple(owners),
+        armies=tuple(armies),
+        hands=tuple(tuple(h) for h in hands),
+        missions=tuple(missions),
+        deck=tuple(deck),
+        discard=(),
+        trades=scenario.trades,
+        first=seat(scenario.current),
+        rng=0,
+    )
+    events = rs.start_position(
+        names,
+        seed64,
+        opts,
+        position,
+        turn=scenario.turn,
+        round=scenario.round if scenario.round is not None else scenario.turn,
+        income=0 if scenario.phase == "attack" else None,
+        dice_script=scenario.dice,
+    )
+    return name, [s.name for s in seats if not s.neutral], events
+
+
+def _per_seat(mapping: dict[str, Any], seat: Any, n: int, empty: Any) -> list[Any]:
+    out = [empty] * n
+    for key, value in mapping.items():
+        out[seat(int(key) if key.isdigit() else key)] = value
+    return out
+
+
+def _hand(rs: RuleSet, cards: list[str]) -> list[int]:
+    board, out = rs.board, []
+    jokers = [c for c, s in enumerate(board.card_symbols) if s == "joker"]
+    for name in cards:
+        if name.lower() == "joker":
+            free = [j for j in jokers if j not in out]
+            if not free:
+                raise bad("More jokers than the deck has.")
+            out.append(free[0])
+        else:
+            out.append(board.find(name))
+    return out
+
+
+def _missions(rs: RuleSet, scenario: Scenario, seat: Any, n: int, seed: int) -> list[str | None]:
+    uses = getattr(rs, "uses_missions", False)
+    if not uses:
+        if scenario.missions:
+            raise bad(f"{rs.name} has no missions.")
+        return [None] * n
+    known = {m.id for m in rs.board.missions}
+    given: list[str | None] = _per_seat(scenario.missions, seat, n, None)
+    for m in given:
+        if m is not None and m not in known:
+            raise bad(f"Unknown mission {m!r} (missions: {', '.join(sorted(known))}).")
+    free = [m for m in sorted(known) if m not in given]
+    order = Rng(seed, 1 << 33).shuffle(list(range(len(free))))
+    picks = iter(free[i] for i in order)
+    return [m if m is not None else next(picks) for m in given]

@@ -1,0 +1,172 @@
+"""What one seat may see (ENG-07): a per-seat view of the state, and events with secrets removed.
+
+Hands and missions are private to their seat; hand sizes are public.  The seed and the order of
+the draw pile are private to everyone, since either would let a seat predict dice and draws.
+Both functions return plain builtins (dicts, lists, ints, strings) ready for JSON, so the
+service and the command line can hand them out without further filtering.
+
+``seat=None`` is a spectator: it sees what every seat sees and nothing private.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from risk_core.board import Board, load_board
+from risk_core.engine import to_act
+from risk_core.model import Event, GameState, Seat
+
+JsonDict = dict[str, Any]
+
+
+def view(state: GameState, seat: Seat | None) -> JsonDict:
+    """The game as ``seat`` sees it (None: a spectator)."""
+    board = load_board(state.board)
+    ids = [t.id for t in board.territories]
+    return {
+        "rules": state.ruleset,
+        "board": state.board,
+        "version": state.version,
+        "turn": state.turn,
+        "round": state.round,
+        "phase": state.phase,
+        "current_player": state.current,
+        "to_act": to_act(state),
+        "winner": state.winner,
+        "reserve": state.reserve,
+        "ally_reserve": state.ally_reserve,
+        "setup_left": list(state.setup_left),
+        "trades": state.trades,
+        "deck_size": len(state.deck),
+        "players": [_player(state, board, i, seat) for i in range(len(state.players))],
+        "territories": {
+            ids[t]: {"owner": state.owner[t], "armies": state.armies[t]} for t in range(len(ids))
+        },
+        "attack": _pending_attack(state, ids),
+        "occupation": _pending_occupation(state, ids),
+        "options": dict(state.options),
+    }
+
+
+def _player(state: GameState, board: Board, i: Seat, viewer: Seat | None) -> JsonDict:
+    p = state.players[i]
+    out: JsonDict = {
+        "seat": i,
+        "name": p.name,
+        "colour": p.colour,
+        "neutral": p.neutral,
+        "policy": p.policy,
+        "eliminated": p.eliminated,
+        "cards": len(p.hand),
+        "territories": state.owner.count(i),
+        "armies": sum(a for a, o in zip(state.armies, state.owner, strict=True) if o == i),
+    }
+    if i == viewer:
+        out["hand"] = [card(board, c) for c in p.hand]
+        out["mission"] = _mission(board, p.mission)
+    return out
+
+
+def card(board: Board, c: int) -> JsonDict:
+    """A card as shown to its holder: id, territory id (None for a joker) and symbol."""
+    territory = board.territories[c].id if c < len(board.territories) else None
+    return {"id": c, "territory": territory, "symbol": board.card_symbols[c]}
+
+
+def _mission(board: Board, mission_id: str | None) -> JsonDict | None:
+    for m in board.missions:
+        if m.id == mission_id:
+            return {"id": m.id, "text_en": m.text_en, "text_fr": m.text_fr}
+    return None
+
+
+def _pending_attack(state: GameState, ids: list[str]) -> JsonDict | None:
+    a = state.attack
+    if a is None:
+        return None
+    return {
+        "attacker": state.current,
+        "defender": a.defender,
+        "origin": ids[a.origin],
+        "target": ids[a.target],
+        "dice": a.dice,
+        "until": a.until,
+        "stop_at": a.stop_at,
+        "move": a.move,
+    }
+
+
+def _pending_occupation(state: GameState, ids: list[str]) -> JsonDict | None:
+    o = state.occupation
+    if o is None:
+        return None
+    return {"origin": ids[o.origin], "target": ids[o.target], "min": o.min, "max": o.max}
+
+
+# --------------------------------------------------------------------------- events
+def visible_events(events: Iterable[Event], seat: Seat | None) -> list[JsonDict]:
+    """``events`` as builtins, each with what ``seat`` may not see removed or replaced."""
+    return [visible_event(ev, seat) for ev in events]
+
+
+def visible_event(ev: Event, seat: Seat | None) -> JsonDict:
+    d: JsonDict = msgspec.to_builtins(ev)
+    redact = _REDACT.get(d["type"])
+    if redact is not None:
+        redact(d, seat)
+    return d
+
+
+def _own_only(values: list[Any], seat: Seat | None) -> list[Any]:
+    return [v if i == seat else None for i, v in enumerate(values)]
+
+
+def _started(d: JsonDict, seat: Seat | None) -> None:
+    del d["seed"]
+
+
+def _scripted(d: JsonDict, seat: Seat | None) -> None:
+    # Scripted faces are the next dice: as predictive as the seed itself.
+    d["count"] = len(d.pop("faces"))
+
+
+def _missions(d: JsonDict, seat: Seat | None) -> None:
+    d["missions"] = _own_only(d["missions"], seat)
+
+
+def _deck(d: JsonDict, seat: Seat | None) -> None:
+    d["deck_size"] = len(d.pop("deck"))
+
+
+def _drawn(d: JsonDict, seat: Seat | None) -> None:
+    if d["seat"] != seat:
+        d["card"] = None
+
+
+def _eliminated(d: JsonDict, seat: Seat | None) -> None:
+    # The taker and the loser both held these cards; everyone else only learns how many.
+    d["card_count"] = len(d["cards"])
+    if seat not in (d["seat"], d["by"]):
+        d["cards"] = None
+
+
+def _position(d: JsonDict, seat: Seat | None) -> None:
+    d["hand_sizes"] = [len(h) for h in d["hands"]]
+    d["hands"] = _own_only(d["hands"], seat)
+    d["missions"] = _own_only(d["missions"], seat)
+    _deck(d, seat)
+
+
+_REDACT = {
+    "game_started": _started,
+    "dice_scripted": _scripted,
+    "missions_dealt": _missions,
+    "deck_formed": _deck,
+    "deck_reshuffled": _deck,
+    "card_drawn": _drawn,
+    "eliminated": _eliminated,
+    "position_set": _position,
+}
