@@ -1,9 +1,10 @@
-"""Boards as data: decoding, validation and the runtime board (CORE-01, GAP-01, GAP-02, GAP-03).
+"""Boards as data: decoding, validation and the runtime board (CORE-01, GAP-01..05, GAP-08, GAP-09).
 
 A board lives in ``boards/<name>/``: ``board.json`` (territories, groups, edges, card symbols,
-provenance) and, optionally, ``missions.json`` (secret objectives).  :func:`decode_board` turns
-those bytes into a :class:`Board` or raises :class:`BoardError` with a stable ``code``, so the
-service and the command line can report bad data precisely instead of failing mid-game.
+provenance and, for the Napoleon board, capitals, sea zones and maritime routes) and, optionally,
+``missions.json`` (secret objectives).  :func:`decode_board` turns those bytes into a
+:class:`Board` or raises :class:`BoardError` with a stable ``code``, so the service and the
+command line can report bad data precisely instead of failing mid-game.
 
 Territories are addressed by index everywhere in the engine; the index is the territory's
 position in ``board.json`` and is also its card id (jokers follow the territory cards).
@@ -31,6 +32,8 @@ EdgeKind = Literal["border", "sea"]
 JOKER = "joker"
 # Army colours a "destroy" mission may name (CL-01: six colours).
 MISSION_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black", "purple")
+# Napoleon mission ranks, easiest first (NAP-MIS-02).
+MISSION_RANKS: tuple[str, ...] = ("caporal", "capitaine", "general", "empereur")
 
 
 # --- File format -------------------------------------------------------------------------------
@@ -56,6 +59,32 @@ class Group(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name_fr: str
     bonus: int
     size: int  # declared territory count, checked against the territories naming this group
+    # Napoleon (NAP-CAP-01): the empire's capital territory and the Capitals-option bonus.
+    capital: str | None = None
+    capital_bonus: int | None = None
+    # False when ``bonus`` is a placeholder rather than a printed value (Napoleon GAP-05).
+    bonus_verified: bool = True
+
+
+class SeaZone(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A maritime zone of the Napoleon advanced rules (NAP-ADV-02, GAP-09)."""
+
+    id: str
+    name_en: str
+    name_fr: str
+    route: str | None = None  # the maritime route this zone belongs to
+    zones: tuple[str, ...] = ()  # adjacent zones; listed on both sides
+    coasts: tuple[str, ...] = ()  # adjacent territories
+
+
+class Route(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A maritime route: a set of zones whose joint control pays a bonus (NAP-ADV-02)."""
+
+    id: str
+    name_en: str
+    name_fr: str
+    zones: tuple[str, ...]
+    bonus: int | None = None  # None when the value is not known (GAP-09)
 
 
 class Source(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -82,6 +111,8 @@ class BoardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     edges: tuple[tuple[str, str, EdgeKind], ...]
     jokers: int
     provenance: Provenance
+    sea_zones: tuple[SeaZone, ...] = ()
+    routes: tuple[Route, ...] = ()
 
 
 class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -94,6 +125,12 @@ class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     min_armies: int = 1
     destroy: str | None = None  # colour to eliminate
     fallback_territories: int = 0  # target when the colour is absent, yourself or taken by another
+    # Napoleon mission deck (NAP-MIS-02, GAP-08): every stated condition must hold.
+    rank: str | None = None  # one of MISSION_RANKS
+    eliminate_any: int = 0  # number of players to eliminate
+    hold: tuple[str, ...] = ()  # territory ids to own
+    capitals: int = 0  # number of capitals (Group.capital) to own
+    armies_total: int = 0  # minimum number of own armies on the board
 
 
 class MissionFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -141,6 +178,79 @@ def _check_groups(file: BoardFile) -> None:
             raise BoardError(
                 "group_size_mismatch",
                 f"Group {g.id!r} declares size {g.size} but has {counts[g.id]} territories",
+            )
+
+
+def _check_capitals(file: BoardFile, index: dict[str, int]) -> None:
+    for g in file.groups:
+        if g.capital is None:
+            if g.capital_bonus is not None:
+                raise BoardError(
+                    "bad_capital", f"Group {g.id!r} has a capital bonus but no capital"
+                )
+            continue
+        i = index.get(g.capital)
+        if i is None or file.territories[i].group != g.id:
+            raise BoardError(
+                "bad_capital", f"Capital {g.capital!r} of group {g.id!r} is not one of its members"
+            )
+        if g.capital_bonus is not None and g.capital_bonus < 0:
+            raise BoardError(
+                "bad_capital", f"Group {g.id!r} has a negative capital bonus {g.capital_bonus}"
+            )
+
+
+def _check_sea_zones(file: BoardFile, known: set[str]) -> None:
+    """Zone ids, zone-zone symmetry, coasts and route membership (NAP-ADV-02, GAP-09)."""
+    _check_unique((z.id for z in file.sea_zones), "duplicate_sea_zone", "sea zone")
+    zones = {z.id: z for z in file.sea_zones}
+    for z in file.sea_zones:
+        if len(set(z.zones)) != len(z.zones) or len(set(z.coasts)) != len(z.coasts):
+            raise BoardError("duplicate_edge", f"Sea zone {z.id!r} lists a neighbour twice")
+        for other in z.zones:
+            if other not in zones:
+                raise BoardError(
+                    "unknown_sea_zone", f"Sea zone {z.id!r} names unknown sea zone {other!r}"
+                )
+            if other == z.id:
+                raise BoardError("self_edge", f"Sea zone {z.id!r} is listed as its own neighbour")
+            if z.id not in zones[other].zones:
+                raise BoardError(
+                    "asymmetric_zone",
+                    f"Sea zone {z.id!r} lists {other!r} but {other!r} does not list {z.id!r}",
+                )
+        for t in z.coasts:
+            if t not in known:
+                raise BoardError(
+                    "unknown_territory", f"Sea zone {z.id!r} names unknown territory {t!r}"
+                )
+    _check_unique((r.id for r in file.routes), "bad_route", "route")
+    routes = {r.id: r for r in file.routes}
+    listed: dict[str, str] = {}
+    for r in file.routes:
+        if not r.zones:
+            raise BoardError("bad_route", f"Route {r.id!r} has no sea zones")
+        if r.bonus is not None and r.bonus < 0:
+            raise BoardError("bad_route", f"Route {r.id!r} has a negative bonus {r.bonus}")
+        for zid in r.zones:
+            zone = zones.get(zid)
+            if zone is None:
+                raise BoardError("bad_route", f"Route {r.id!r} names unknown sea zone {zid!r}")
+            if zid in listed:
+                raise BoardError(
+                    "bad_route",
+                    f"Sea zone {zid!r} is listed by routes {listed[zid]!r} and {r.id!r}",
+                )
+            listed[zid] = r.id
+            if zone.route != r.id:
+                raise BoardError(
+                    "bad_route",
+                    f"Route {r.id!r} lists sea zone {zid!r}, whose route is {zone.route!r}",
+                )
+    for z in file.sea_zones:
+        if z.route is not None and (z.route not in routes or listed.get(z.id) != z.route):
+            raise BoardError(
+                "bad_route", f"Sea zone {z.id!r} names route {z.route!r}, which does not list it"
             )
 
 
@@ -202,16 +312,25 @@ def _name_lookup(territories: tuple[Territory, ...]) -> dict[str, int]:
 
 def _check_missions(missions: tuple[Mission, ...], file: BoardFile) -> None:
     group_ids = {g.id for g in file.groups}
+    territory_ids = {t.id for t in file.territories}
     _check_unique((m.id for m in missions), "malformed_missions", "mission")
     for m in missions:
         for g in m.groups:
             if g not in group_ids:
                 raise BoardError("unknown_group", f"Mission {m.id!r} names unknown group {g!r}")
+        for t in m.hold:
+            if t not in territory_ids:
+                raise BoardError(
+                    "unknown_territory", f"Mission {m.id!r} names unknown territory {t!r}"
+                )
         if m.destroy is not None and m.destroy not in MISSION_COLOURS:
             raise BoardError(
                 "unknown_colour", f"Mission {m.id!r} names unknown colour {m.destroy!r}"
             )
-        problem = _mission_problem(m, len(group_ids), len(file.territories))
+        n_capitals = sum(g.capital is not None for g in file.groups)
+        problem = _mission_problem(m, len(group_ids), len(file.territories)) or _napoleon_problem(
+            m, n_capitals
+        )
         if problem:
             raise BoardError("malformed_missions", f"Mission {m.id!r}: {problem}")
 
@@ -231,6 +350,21 @@ def _mission_problem(m: Mission, n_groups: int, n_territories: int) -> str | Non
     return None
 
 
+def _napoleon_problem(m: Mission, n_capitals: int) -> str | None:
+    """Why the Napoleon-deck fields of a mission are malformed, if they are (GAP-08)."""
+    if m.rank is not None and m.rank not in MISSION_RANKS:
+        return f"unknown rank {m.rank!r} (expected one of {', '.join(MISSION_RANKS)})"
+    if min(m.eliminate_any, m.capitals, m.armies_total) < 0:
+        return "counts must not be negative"
+    if len(set(m.hold)) != len(m.hold):
+        return "a territory is listed twice in hold"
+    if m.capitals > n_capitals:
+        return f"asks for more capitals than the board's {n_capitals}"
+    if m.eliminate_any > len(MISSION_COLOURS) - 1:
+        return f"asks to eliminate more than the {len(MISSION_COLOURS) - 1} possible opponents"
+    return None
+
+
 # --- Runtime board -----------------------------------------------------------------------------
 
 
@@ -240,6 +374,7 @@ class Board:
     __slots__ = (
         "_edge_kinds",
         "_lookup",
+        "capitals",
         "card_symbols",
         "content_hash",
         "file",
@@ -254,6 +389,8 @@ class Board:
         "name_fr",
         "neighbour_sets",
         "neighbours",
+        "routes",
+        "sea_zones",
         "territories",
         "territory_group",
         "version",
@@ -278,7 +415,9 @@ class Board:
         _check_unique((t.id for t in file.territories), "duplicate_territory", "territory")
         _check_groups(file)
         index = {t.id: i for i, t in enumerate(file.territories)}
+        _check_capitals(file, index)
         _check_edges(file, set(index))
+        _check_sea_zones(file, set(index))
 
         adjacency: list[list[int]] = [[] for _ in file.territories]
         edge_kinds: dict[tuple[int, int], EdgeKind] = {}
@@ -319,6 +458,10 @@ class Board:
         )
         self.missions = missions
         self.content_hash = content_hash
+        self.sea_zones = file.sea_zones
+        self.routes = file.routes
+        # Group id -> territory index of its capital, for the groups that have one (NAP-CAP-01).
+        self.capitals = {g.id: index[g.capital] for g in file.groups if g.capital is not None}
 
     def __repr__(self) -> str:
         return f"<Board {self.id!r} v{self.version}: {len(self.territories)} territories>"

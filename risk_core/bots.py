@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from functools import cache
 
-from risk_core.engine import decide, legal_commands, replay, ruleset_of, to_act
+from risk_core.board import Board
+from risk_core.engine import apply_in_place, decide, legal_commands, replay, ruleset_of, to_act
 from risk_core.errors import RuleError
 from risk_core.model import (
     Attack,
@@ -88,6 +90,11 @@ def propose(state: GameState, *, level: str = "greedy", seed: int | str = 0) -> 
     return cmds[rng.below(len(cmds))]
 
 
+@cache
+def _territory_ids(board: Board) -> tuple[str, ...]:
+    return tuple(t.id for t in board.territories)
+
+
 class _Greedy:
     """One decision of the greedy player: a read of the board, then a command for the phase."""
 
@@ -98,21 +105,39 @@ class _Greedy:
         self.rs: RuleSet = ruleset_of(state)
         board = self.rs.board
         self.board = board
-        self.ids = [t.id for t in board.territories]
+        self.ids = _territory_ids(board)
         self.nbrs = board.neighbours
-        self.group_of = board.territory_group
-        self.owner = state.owner
+        self.group_of = group_of = board.territory_group
+        self.owner = owner = state.owner
         self.armies = state.armies
         self.neutral = [p.neutral for p in state.players]
-        self.counts = [0] * len(state.players)
-        for o in state.owner:
-            if o >= 0:
-                self.counts[o] += 1
+        # Ties between equal scores go to a per-decision rotation of territory indexes: the
+        # seed varies the play without drawing a number for every candidate.
+        self.offset = rng.below(len(owner))
         self.mission_groups: set[int] = set()
         self.extra_groups = 0
         self.victim: Seat | None = None
         self._read_mission()
-        self.want = [self._group_want(g) for g in range(len(board.group_members))]
+        # One pass over the board: territory counts, own territories, each group's sole holder.
+        n_groups = len(board.group_members)
+        self.counts = [0] * len(state.players)
+        self.own: list[int] = []
+        mine = [0] * n_groups
+        self.holder = [-3] * n_groups  # the seat owning all of a group; -2 mixed
+        for t, o in enumerate(owner):
+            g = group_of[t]
+            if o >= 0:
+                self.counts[o] += 1
+            if o == seat:
+                self.own.append(t)
+                mine[g] += 1
+            if self.holder[g] == -3:
+                self.holder[g] = o
+            elif self.holder[g] != o:
+                self.holder[g] = -2
+        self.front = [t for t in self.own if self._faces_hostile(t)]
+        self.want = [self._group_want(g, mine[g]) for g in range(n_groups)]
+        self._values: dict[int, float] = {}
 
     # ------------------------------------------------------------------ reading the board
     def _read_mission(self) -> None:
@@ -130,16 +155,23 @@ class _Greedy:
                 if p.colour == m.destroy and i != self.seat and not p.eliminated:
                     self.victim = i
 
-    def _group_want(self, g: int) -> float:
+    def _group_want(self, g: int, mine: int) -> float:
         """How much the player wants group ``g``: share already held, bonus per territory."""
-        members = self.board.group_members[g]
-        mine = sum(1 for t in members if self.owner[t] == self.seat)
-        want = 2.0 * mine / len(members) + self.board.groups[g].bonus / len(members)
+        size = len(self.board.group_members[g])
+        want = 2.0 * mine / size + self.board.groups[g].bonus / size
         if g in self.mission_groups:
             want += 3.0
         elif self.extra_groups:
             want += 0.5
         return want
+
+    def _faces_hostile(self, t: int) -> bool:
+        owner, seat = self.owner, self.seat
+        for n in self.nbrs[t]:
+            o = owner[n]
+            if o >= 0 and o != seat:
+                return True
+        return False
 
     def hostile(self, t: int) -> bool:
         o = self.owner[t]
@@ -156,6 +188,9 @@ class _Greedy:
 
     def target_value(self, t: int) -> float:
         """Worth of conquering ``t``: continent progress, mission, broken bonuses, eliminations."""
+        value = self._values.get(t)
+        if value is not None:
+            return value
         g = self.group_of[t]
         value = self.want[g]
         o = self.owner[t]
@@ -164,20 +199,15 @@ class _Greedy:
         if self.neutral[o]:
             value -= 0.5  # the neutral ally is only an obstacle: beating it wins nothing
         else:
-            if all(self.owner[m] == o for m in self.board.group_members[g]):
+            if self.holder[g] == o:
                 value += 1.0 + self.board.groups[g].bonus / 2
             if self.counts[o] <= 2:
                 value += 2.0  # an elimination hands over the loser's cards
+        self._values[t] = value
         return value
 
-    def tie(self) -> int:
-        return self.rng.below(1 << 16)
-
-    def own(self) -> list[int]:
-        return [t for t, o in enumerate(self.owner) if o == self.seat]
-
-    def front(self) -> list[int]:
-        return [t for t in self.own() if any(self.hostile(n) for n in self.nbrs[t])]
+    def tie(self, t: int) -> int:
+        return (t + self.offset) % len(self.owner)
 
     # ------------------------------------------------------------------ phases
     def command(self) -> Command | None:
@@ -200,7 +230,7 @@ class _Greedy:
         s, seat = self.state, self.seat
         if -1 in self.owner:  # claiming: grow clusters, favour small high-bonus continents
             free = [t for t, o in enumerate(self.owner) if o == -1]
-            best = max(free, key=lambda t: (self._claim_score(t), self.tie()))
+            best = max(free, key=lambda t: (self._claim_score(t), self.tie(t)))
             return Place(seat=seat, territory=self.ids[best], count=1)
         left = s.setup_left[seat]
         if left <= 0 or seat not in self.owner:
@@ -217,7 +247,7 @@ class _Greedy:
 
     def placement_spot(self, count: int) -> int:
         """Border territory where ``count`` new armies open the best attack or meet a threat."""
-        border = self.front() or self.own()
+        border = self.front or self.own
         best, best_key = border[0], (float("-inf"), -1)
         for b in border:
             after = self.armies[b] + count
@@ -230,7 +260,7 @@ class _Greedy:
                     odds = 1.0 if short <= 0 else -1.0 - 0.1 * short
                     chance = max(chance, self.target_value(n) + odds)
             score = (chance if chance > float("-inf") else 0.0) + 0.05 * self.threat(b)
-            key = (score, self.tie())
+            key = (score, self.tie(b))
             if key > best_key:
                 best, best_key = b, key
         return best
@@ -243,7 +273,7 @@ class _Greedy:
         for combo in rs.valid_sets(s, seat):
             value = rs.set_value(s, combo) or 0
             value += 2 * len(rs.card_bonus_territories(s, seat, combo))
-            key = (value, self.tie())
+            key = (value, self.tie(sum(combo)))
             if key > best_key:
                 best, best_key = combo, key
         return best
@@ -273,17 +303,20 @@ class _Greedy:
                 return Trade(seat=seat, cards=combo)
         margin = LATE_MARGIN if s.round > LATE_ROUND else ATTACK_MARGIN
         best: tuple[int, int] | None = None
-        best_key = (float("-inf"), -1)
+        best_key = (float("-inf"), -1, -1)
         for o, t in self.rs.attack_options(s, seat):
             a, d = self.armies[o], self.armies[t]
             if a < d + margin:
                 continue
-            key = (self.target_value(t) + 0.15 * (a - d), self.tie())
+            key = (self.target_value(t) + 0.15 * (a - d), self.tie(t), self.tie(o))
             if key > best_key:
                 best, best_key = (o, t), key
         if best is not None:
             o, t = best
             a = self.armies[o]
+            # When the target is the origin's only hostile neighbour, the origin becomes
+            # interior after a conquest: answer the occupation now, everything moves in.
+            alone = all(n == t or not self.hostile(n) for n in self.nbrs[o])
             return Attack(
                 seat=seat,
                 origin=self.ids[o],
@@ -292,6 +325,7 @@ class _Greedy:
                 until="conquer",
                 # Stop once the origin has lost two thirds: keep a garrison, not a bled stack.
                 stop_at=max(1, min(a - 1, a // 3)),
+                move=a if alone else None,
             )
         return self.fortify() or EndTurn(seat=seat)
 
@@ -299,32 +333,27 @@ class _Greedy:
         """Move the largest interior stack towards the front (the turn's one free move)."""
         s, seat = self.state, self.seat
         dist = self.front_distance()
-        interior = [t for t in self.own() if dist.get(t, 0) > 0 and self.armies[t] >= 2]
+        interior = [t for t in self.own if dist.get(t, 0) > 0 and self.armies[t] >= 2]
         if not interior:
             return None
-        source = max(interior, key=lambda t: (self.armies[t], self.tie()))
-        best: int | None = None
-        best_key = (0, float("-inf"), -1)
-        for t in self.own():
-            if t == source or dist.get(t, 1 << 30) >= dist[source]:
-                continue
-            if not self.rs.fortify_reachable(s, seat, source, t):
-                continue
-            key = (-dist[t], self.threat(t), self.tie())
-            if best is None or key > best_key:
-                best, best_key = t, key
-        if best is None:
-            return None
-        return Fortify(
-            seat=seat,
-            origin=self.ids[source],
-            target=self.ids[best],
-            count=self.armies[source] - 1,
-        )
+        source = max(interior, key=lambda t: (self.armies[t], self.tie(t)))
+        closer = [t for t in self.own if dist.get(t, 1 << 30) < dist[source]]
+        # Best first, so the rule set's reachability test (a search under chain moves) runs
+        # only until the first reachable candidate.
+        closer.sort(key=lambda t: (-dist[t], self.threat(t), self.tie(t)), reverse=True)
+        for t in closer:
+            if self.rs.fortify_reachable(s, seat, source, t):
+                return Fortify(
+                    seat=seat,
+                    origin=self.ids[source],
+                    target=self.ids[t],
+                    count=self.armies[source] - 1,
+                )
+        return None
 
     def front_distance(self) -> dict[int, int]:
         """Steps from each own territory to the nearest own territory facing a hostile one."""
-        dist = {t: 0 for t in self.front()}
+        dist = {t: 0 for t in self.front}
         queue = deque(dist)
         while queue:
             t = queue.popleft()
@@ -374,11 +403,10 @@ class _Greedy:
             pressure = sum(self.armies[n] for n in self.nbrs[t] if self.owner[n] == mover)
             shields = sum(1 for n in self.nbrs[t] if self.owner[n] == self.seat)
             score = (pressure - self.armies[t] + 2.0 * shields) if pressure else -1000.0
-            key = (score, self.tie())
+            key = (score, self.tie(t))
             if key > best_key:
                 best, best_key = t, key
         return Place(seat=self.seat, territory=self.ids[best], count=s.ally_reserve)
-
 
 
 def self_play(
@@ -396,7 +424,6 @@ def self_play(
     events = list(opening)
     state = replay(events)
     commands: list[Command] = []
-    rs = ruleset_of(state)
     while state.phase != "over" and state.turn <= max_turns:
         seat = to_act(state)
         assert seat is not None
@@ -404,6 +431,5 @@ def self_play(
         cmd, new = play(state, level=seat_level, seed=seed)
         commands.append(cmd)
         events.extend(new)
-        for ev in new:
-            rs.apply(state, ev)
+        apply_in_place(state, new)  # the state is ours: no copy per event
     return commands, events

@@ -113,7 +113,8 @@ def visible_events(events: Iterable[Event], seat: Seat | None) -> list[JsonDict]
 
 
 def visible_event(ev: Event, seat: Seat | None) -> JsonDict:
-    d: JsonDict = msgspec.to_builtins(ev)
+    # Through JSON rather than to_builtins: tuples come back as lists, as any client sees them.
+    d: JsonDict = msgspec.json.decode(msgspec.json.encode(ev))
     redact = _REDACT.get(d["type"])
     if redact is not None:
         redact(d, seat)

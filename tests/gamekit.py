@@ -6,6 +6,7 @@ from typing import Any
 
 import risk_core as rc
 from risk_core.model import Command, Event, GameState
+from risk_core.rulesets import get as get_ruleset
 from risk_core.scenario import Scenario, scenario_opening
 
 BOARD = rc.load_board("classic")
@@ -37,12 +38,14 @@ def position(
 ) -> tuple[GameState, list[Event]]:
     """A game at the start of ``current``'s turn with the given position.
 
-    Territories not in ``owners`` go round-robin to the seats (or to ``default_owner``).
+    Territories not in ``owners`` go round-robin to the seats (or to ``default_owner``); the
+    board is the rule set's.
     """
     names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][:players]
-    n_seats = players + (1 if ruleset == "classic-2p" else 0)
+    rs = get_ruleset(ruleset)
+    n_seats = len(rs.seats_for(names))
     territories = {}
-    for i, tid in enumerate(IDS):
+    for i, tid in enumerate(t.id for t in rs.board.territories):
         owner = (owners or {}).get(tid)
         if owner is None:
             owner = default_owner if default_owner is not None else i % n_seats

@@ -92,6 +92,9 @@ class RuleSet:
     max_players: ClassVar[int] = 6
     options: ClassVar[dict[str, Option]] = {}
     forced_trade_at: ClassVar[int] = 5  # CL-12: a hand of 5+ cards must trade
+    # CL-20/DEC-13: a hand this big after taking an eliminated player's cards trades at once
+    # (down to ``forced_trade_at - 1`` cards).
+    elimination_trade_at: ClassVar[int] = 5
 
     def __init__(self) -> None:
         self.board: Board = load_board(self.board_name)
@@ -301,8 +304,14 @@ class RuleSet:
         """Set-specific reasons an otherwise legal attack is forbidden."""
         return None
 
+    def fortify_mode(self, state: GameState) -> str:
+        """ "adjacent" (one step) or "connected" (a chain of own territories, CORE-19)."""
+        return "adjacent"
+
     def fortify_reachable(self, state: GameState, seat: Seat, origin: int, target: int) -> bool:
-        return self.board.adjacent(origin, target)
+        if self.fortify_mode(state) == "adjacent":
+            return self.board.adjacent(origin, target)
+        return target in self.connected_own(state, seat, origin)
 
     def mission_done(self, state: GameState, seat: Seat) -> bool:
         return False
@@ -320,6 +329,41 @@ class RuleSet:
 
     def elimination_forced_trade(self, state: GameState) -> bool:
         return True
+
+    def setup_complete(self, state: GameState, emit: Emit) -> None:
+        """Called once when every starting army is placed, before the first turn."""
+
+    def choose_first_player(self, state: GameState, emit: Emit) -> None:
+        """CORE-04 with ENG-02: highest d6 starts; only tied leaders re-roll, in seat order."""
+        seats = [i for i, p in enumerate(state.players) if not p.neutral]
+        if state.options.get("first_player") == "seat0":
+            emit(FirstPlayerChosen(rolls=(), seat=seats[0], rng=state.rng))
+            return
+        rng = Rng(state.seed, state.rng, state.dice_script)
+        rolls: list[tuple[int, ...]] = []
+        contenders = seats
+        while len(contenders) > 1:
+            faces = {s: rng.die() for s in contenders}
+            rolls.append(tuple(faces.get(i, 0) for i in range(len(state.players))))
+            top = max(faces.values())
+            contenders = [s for s in contenders if faces[s] == top]
+        emit(
+            FirstPlayerChosen(
+                rolls=tuple(rolls), seat=contenders[0], rng=rng.counter, scripted=rng.scripted
+            )
+        )
+
+    def connected_own(self, state: GameState, seat: Seat, origin: int) -> set[int]:
+        """CORE-19 path rule: territories reachable from ``origin`` through ``seat``'s own."""
+        owner, nbrs = state.owner, self.board.neighbours
+        seen = {origin}
+        stack = [origin]
+        while stack:
+            for n in nbrs[stack.pop()]:
+                if n not in seen and owner[n] == seat:
+                    seen.add(n)
+                    stack.append(n)
+        return seen
 
     # ================================================================== queries
     def to_act(self, state: GameState) -> Seat:
@@ -522,15 +566,11 @@ class RuleSet:
         if o == t:
             raise RuleError("bad_count", "Fortify to a different territory.")
         if not self.fortify_reachable(state, seat, o, t):
-            code = (
-                "not_adjacent"
-                if state.options.get("fortify", "adjacent") == "adjacent"
-                else ("not_connected")
-            )
+            mode = self.fortify_mode(state)
             raise RuleError(
-                code,
+                "not_adjacent" if mode == "adjacent" else "not_connected",
                 f"{self.board.name(t)} cannot be reached from {self.board.name(o)} "
-                f"({state.options.get('fortify', 'adjacent')} free move).",
+                f"({mode} free move).",
             )
         if not 1 <= cmd.count <= state.armies[o] - 1:
             raise RuleError(
@@ -699,6 +739,7 @@ class RuleSet:
                 emit(winner)
                 return
             if state.phase == "setup" and not any(state.setup_left):
+                self.setup_complete(state, emit)
                 self.start_next_turn(state, emit)
             elif (
                 state.phase == "defend"
@@ -890,7 +931,7 @@ class RuleSet:
     def _after_occupation(self, state: GameState) -> None:
         forced = (
             state.may_trade
-            and self.must_trade(state, state.current)
+            and len(state.players[state.current].hand) >= self.elimination_trade_at
             and self.elimination_forced_trade(state)
         )
         state.phase = "elim_trade" if forced else "attack"

@@ -14,7 +14,6 @@ from risk_core.errors import RuleError
 from risk_core.model import (
     AllyPlaced,
     DeckFormed,
-    FirstPlayerChosen,
     GameState,
     MissionsDealt,
     Phase,
@@ -153,26 +152,6 @@ class Classic(RuleSet):
             )
         )
 
-    def choose_first_player(self, state: GameState, emit: Emit) -> None:
-        """CORE-04/DEC-16 with ENG-02: only tied leaders re-roll, in seat order."""
-        seats = [i for i, p in enumerate(state.players) if not p.neutral]
-        if state.options.get("first_player") == "seat0":
-            emit(FirstPlayerChosen(rolls=(), seat=seats[0], rng=state.rng))
-            return
-        rng = Rng(state.seed, state.rng, state.dice_script)
-        rolls: list[tuple[int, ...]] = []
-        contenders = seats
-        while len(contenders) > 1:
-            faces = {s: rng.die() for s in contenders}
-            rolls.append(tuple(faces.get(i, 0) for i in range(len(state.players))))
-            top = max(faces.values())
-            contenders = [s for s in contenders if faces[s] == top]
-        emit(
-            FirstPlayerChosen(
-                rolls=tuple(rolls), seat=contenders[0], rng=rng.counter, scripted=rng.scripted
-            )
-        )
-
     # ------------------------------------------------------------------ cards
     def set_value(self, state: GameState, cards: Sequence[int]) -> int | None:
         """CL-10 with DEC-08 and DEC-09."""
@@ -217,25 +196,11 @@ class Classic(RuleSet):
             )
         return None
 
+    def fortify_mode(self, state: GameState) -> str:
+        return str(state.options.get("fortify", "adjacent"))  # CL-19, or the CORE-19 path
+
     def elimination_forced_trade(self, state: GameState) -> bool:
         return bool(state.options.get("elimination_forced_trade", True))  # DEC-13
-
-    def fortify_reachable(self, state: GameState, seat: Seat, origin: int, target: int) -> bool:
-        if state.options.get("fortify", "adjacent") == "adjacent":
-            return self.board.adjacent(origin, target)  # CL-19
-        return target in self.connected_own(state, seat, origin)
-
-    def connected_own(self, state: GameState, seat: Seat, origin: int) -> set[int]:
-        """Territories reachable from ``origin`` through territories ``seat`` owns."""
-        owner, nbrs = state.owner, self.board.neighbours
-        seen = {origin}
-        stack = [origin]
-        while stack:
-            for n in nbrs[stack.pop()]:
-                if n not in seen and owner[n] == seat:
-                    seen.add(n)
-                    stack.append(n)
-        return seen
 
     # ------------------------------------------------------------------ victory
     def mission(self, state: GameState, seat: Seat) -> Mission | None:

@@ -1,0 +1,105 @@
+"""What the engine offers, without a store: rule sets, boards, and the JSON Schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import msgspec
+
+from boards import BOARDS_DIR
+from risk_cli import render
+from risk_cli.common import echo_json, json_option
+from risk_core import Board, board_names, json_schema, load_board, rulesets
+from risk_core.board import load_board_dir
+from risk_core.rulesets import get as get_ruleset
+
+
+@click.command()
+@click.argument("name", required=False)
+@json_option
+def rules(name: str | None, as_json: bool) -> None:
+    """List the rule sets, or one rule set's options.
+
+    Each option names the rule or decision (DEC-nn) it settles; set it with
+    `risk new --option key=value`.
+    """
+    infos = [msgspec.to_builtins(info) for info in rulesets()]
+    if name is not None:
+        get_ruleset(name)  # raises unknown_ruleset, listing the known names
+        infos = [i for i in infos if i["name"] == name]
+    if as_json:
+        echo_json(infos[0] if name is not None else infos)
+    elif name is not None:
+        click.echo(render.rules_text(infos[0]))
+    else:
+        for i in infos:
+            click.echo(f"{i['name']:<18}{i['title']}  [{i['board']} board]")
+        click.echo("\nOptions of one rule set: risk rules NAME")
+
+
+@click.group(invoke_without_command=True)
+@json_option
+@click.pass_context
+def boards(ctx: click.Context, as_json: bool) -> None:
+    """List the boards shipped with the engine.
+
+    `risk boards show NAME` describes one; `risk boards check PATH` validates a board folder.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    found = [load_board(name) for name in board_names()]
+    if as_json:
+        echo_json([_board_info(b) for b in found])
+        return
+    for b in found:
+        size = f"{len(b.territories)} territories, {len(b.groups)} groups"
+        click.echo(f"{b.id:<12}{b.name_en}: {size}")
+
+
+def _board_info(b: Board) -> dict[str, object]:
+    return {
+        "id": b.id,
+        "version": b.version,
+        "name_en": b.name_en,
+        "name_fr": b.name_fr,
+        "territories": len(b.territories),
+        "groups": len(b.groups),
+        "missions": len(b.missions),
+        "hash": b.content_hash,
+    }
+
+
+@boards.command(name="show")
+@click.argument("name")
+@json_option
+def boards_show(name: str, as_json: bool) -> None:
+    """Describe board NAME; with --json print its board.json file."""
+    board = load_board(name)  # validates the name before any file is read
+    if as_json:
+        click.echo((BOARDS_DIR / name / "board.json").read_text(encoding="utf-8"), nl=False)
+    else:
+        click.echo(render.board_summary(board))
+
+
+@boards.command(name="check")
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@json_option
+def boards_check(path: Path, as_json: bool) -> None:
+    """Validate the board folder PATH (board.json and optional missions.json)."""
+    board = load_board_dir(path)
+    if as_json:
+        echo_json({"ok": True, **_board_info(board)})
+    else:
+        click.echo(
+            f"OK: {board.id} v{board.version}, {len(board.territories)} territories, "
+            f"{len(board.groups)} groups, {len(board.missions)} missions, "
+            f"{board.content_hash}"
+        )
+
+
+@click.command()
+@json_option
+def schema(as_json: bool) -> None:
+    """Print the JSON Schema of every command and event (always JSON)."""
+    echo_json(json_schema())

@@ -1,0 +1,307 @@
+"""One command per move, ``submit`` for any command as JSON, and ``bot`` for a computer seat.
+
+A move acts as ``--as SEAT`` (or RISK_SEAT); without either it acts as the seat that must move
+now, which suits several people sharing one terminal.  The engine still checks the seat, so
+``--as`` is how a script makes sure it never moves for someone else (CORE-20).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+
+import click
+import msgspec
+
+from risk_cli import render
+from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
+from risk_cli.play import play_seat
+from risk_core import (
+    Board,
+    Command,
+    Event,
+    GameState,
+    RiskError,
+    RuleError,
+    apply_in_place,
+    bots,
+    decode_command,
+    load_board,
+    to_act,
+)
+from risk_core.model import Attack, Defend, EndTurn, Fortify, Occupy, Place, Trade
+from risk_core.views import view, visible_events
+
+Build = Callable[[GameState, Board, int], Command]
+
+MOVE_AS = "Move as this seat (default: the seat that must act now)."
+
+
+def mover(state: GameState, ref: str | None) -> int:
+    seat = viewer(state, ref)
+    if seat is None:
+        seat = to_act(state)
+    if seat is None:
+        raise RuleError("game_over", "The game is over.")
+    return seat
+
+
+def territory(board: Board, name: str) -> str:
+    """A territory id from its id, English or French name (with a suggestion on a typo)."""
+    return board.territories[board.find(name)].id
+
+
+def run_move(app: App, game_id: str, as_seat: str | None, as_json: bool, build: Build) -> None:
+    """Read the game, build the command, submit it against that version, report."""
+    service = app.service
+    state = service.state(game_id)  # a private copy: advanced below with the new events
+    seat = mover(state, as_seat)
+    board = load_board(state.board)
+    events = service.submit(game_id, build(state, board, seat), expected_version=state.version)
+    report(game_id, apply_in_place(state, events), events, seat, as_json)
+
+
+def report(game_id: str, after: GameState, events: list[Event], seat: int, as_json: bool) -> None:
+    """What happened, as ``seat`` may see it, and who must act next."""
+    shown = visible_events(events, seat)
+    v = view(after, seat)
+    if as_json:
+        echo_json(
+            {
+                "game_id": game_id,
+                "version": after.version,
+                "events": shown,
+                "phase": v["phase"],
+                "to_act": v["to_act"],
+                "winner": v["winner"],
+            }
+        )
+        return
+    names = render.Names(load_board(after.board), v["players"])
+    for d in shown:
+        click.echo(render.event_line(d, names))
+    click.echo(render.status_line(v, names))
+
+
+@click.command()
+@game_argument
+@click.argument("territory_name", metavar="TERRITORY")
+@click.argument("count", type=int, default=1, required=False)
+@as_option(MOVE_AS)
+@json_option
+@pass_app
+def place(
+    app: App, game_id: str, territory_name: str, count: int, as_seat: str | None, as_json: bool
+) -> None:
+    """Place COUNT armies (default 1) on TERRITORY.
+
+    Works for starting armies, reinforcements and, in classic-2p, the ally's armies.
+    """
+
+    def build(state: GameState, board: Board, seat: int) -> Command:
+        return Place(seat=seat, territory=territory(board, territory_name), count=count)
+
+    run_move(app, game_id, as_seat, as_json, build)
+
+
+def card_ids(board: Board, hand: list[int], refs: tuple[str, ...]) -> tuple[int, ...]:
+    """Cards by id, by territory name, or "joker" (each joker named takes the next one held)."""
+    chosen: list[int] = []
+    jokers = [c for c in hand if c >= len(board.territories)]
+    for ref in refs:
+        if ref.isdigit():
+            chosen.append(int(ref))
+        elif ref.casefold() == "joker":
+            free = [j for j in jokers if j not in chosen]
+            if not free:
+                raise RuleError("not_in_hand", "You hold no (further) joker.")
+            chosen.append(free[0])
+        else:
+            chosen.append(board.find(ref))  # a territory card's id is the territory's index
+    return tuple(chosen)
+
+
+@click.command()
+@game_argument
+@click.argument("cards", nargs=3, metavar="CARD CARD CARD")
+@as_option(MOVE_AS)
+@json_option
+@pass_app
+def trade(
+    app: App, game_id: str, cards: tuple[str, ...], as_seat: str | None, as_json: bool
+) -> None:
+    """Trade three cards, given by id, territory name or "joker"."""
+
+    def build(state: GameState, board: Board, seat: int) -> Command:
+        return Trade(seat=seat, cards=card_ids(board, state.players[seat].hand, cards))
+
+    run_move(app, game_id, as_seat, as_json, build)
+
+
+@click.command()
+@game_argument
+@click.argument("origin", metavar="FROM")
+@click.argument("target", metavar="TO")
+@click.option(
+    "--dice", type=int, metavar="N", help="Attack dice (default: as many as allowed, up to 3)."
+)
+@click.option(
+    "--until-conquer",
+    "--repeat",
+    "until_conquer",
+    is_flag=True,
+    help="Keep attacking until TO falls or FROM is down to --stop-at armies.",
+)
+@click.option(
+    "--stop-at",
+    type=int,
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="With --until-conquer: stop when FROM has N armies left.",
+)
+@click.option(
+    "--move",
+    type=int,
+    metavar="N",
+    help="If TO falls, move N armies in (clamped to what is allowed).",
+)
+@as_option(MOVE_AS)
+@json_option
+@pass_app
+def attack(
+    app: App,
+    game_id: str,
+    origin: str,
+    target: str,
+    dice: int | None,
+    until_conquer: bool,
+    stop_at: int,
+    move: int | None,
+    as_seat: str | None,
+    as_json: bool,
+) -> None:
+    """Attack TO from FROM (territory ids or names)."""
+
+    def build(state: GameState, board: Board, seat: int) -> Command:
+        o = board.find(origin)
+        n = dice if dice is not None else max(1, min(3, state.armies[o] - 1))
+        return Attack(
+            seat=seat,
+            origin=board.territories[o].id,
+            target=territory(board, target),
+            dice=n,
+            until="conquer" if until_conquer else "once",
+            stop_at=stop_at,
+            move=move,
+        )
+
+    run_move(app, game_id, as_seat, as_json, build)
+
+
+@click.command()
+@game_argument
+@click.argument("dice", type=int)
+@as_option(MOVE_AS)
+@json_option
+@pass_app
+def defend(app: App, game_id: str, dice: int, as_seat: str | None, as_json: bool) -> None:
+    """Answer a pending attack with DICE defence dice (1 or 2)."""
+    run_move(app, game_id, as_seat, as_json, lambda s, b, seat: Defend(seat=seat, dice=dice))
+
+
+@click.command()
+@game_argument
+@click.argument("count", type=int)
+@as_option(MOVE_AS)
+@json_option
+@pass_app
+def occupy(app: App, game_id: str, count: int, as_seat: str | None, as_json: bool) -> None:
+    """Move COUNT armies into the territory just conquered."""
+    run_move(app, game_id, as_seat, as_json, lambda s, b, seat: Occupy(seat=seat, count=count))
+
+
+@click.command()
+@game_argument
+@click.argument("origin", metavar="FROM")
+@click.argument("target", metavar="TO")
+@click.argument("count", type=int)
+@as_option(MOVE_AS)
+@json_option
+@pass_app
+def fortify(
+    app: App,
+    game_id: str,
+    origin: str,
+    target: str,
+    count: int,
+    as_seat: str | None,
+    as_json: bool,
+) -> None:
+    """Move COUNT armies from FROM to TO; this free move ends the turn."""
+
+    def build(state: GameState, board: Board, seat: int) -> Command:
+        o, t = territory(board, origin), territory(board, target)
+        return Fortify(seat=seat, origin=o, target=t, count=count)
+
+    run_move(app, game_id, as_seat, as_json, build)
+
+
+@click.command()
+@game_argument
+@as_option(MOVE_AS)
+@json_option
+@pass_app
+def end(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
+    """End the turn without a free move."""
+    run_move(app, game_id, as_seat, as_json, lambda s, b, seat: EndTurn(seat=seat))
+
+
+@click.command()
+@game_argument
+@click.argument("command_json", metavar="JSON")
+@as_option('Seat for a command without a "seat" field (default: the seat that must act).')
+@json_option
+@pass_app
+def submit(app: App, game_id: str, command_json: str, as_seat: str | None, as_json: bool) -> None:
+    """Submit any command as JSON (`-` reads it from standard input).
+
+    Example: risk submit GAME '{"type": "attack", "origin": "peru", "target": "brazil"}'.
+    `risk schema` describes every command.
+    """
+    text = sys.stdin.read() if command_json == "-" else command_json
+
+    def build(state: GameState, board: Board, seat: int) -> Command:
+        try:
+            data = json.loads(text)
+            if isinstance(data, dict):
+                data.setdefault("seat", seat)
+            return decode_command(json.dumps(data))
+        except (ValueError, msgspec.DecodeError) as exc:
+            raise RiskError("bad_command", f"Not a valid command: {exc}") from None
+
+    run_move(app, game_id, as_seat, as_json, build)
+
+
+@click.command()
+@game_argument
+@as_option("The seat the computer plays.", required=True)
+@click.option(
+    "--level",
+    type=click.Choice(bots.LEVELS),
+    default="greedy",
+    show_default=True,
+    help="How the computer plays.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The bot's own seed.")
+@json_option
+@pass_app
+def bot(app: App, game_id: str, as_seat: str, level: str, seed: int, as_json: bool) -> None:
+    """Let the computer play a seat until someone else must act."""
+    state = app.service.state(game_id)  # a private copy, advanced by play_seat
+    seat = mover(state, as_seat)
+    events = play_seat(app.service, game_id, state, seat, level=level, seed=seed)
+    if not events and not as_json:
+        click.echo(f"Nothing to play for {state.players[seat].name}: it is not their move.")
+    report(game_id, state, events, seat, as_json)

@@ -1,0 +1,364 @@
+"""Text for people: the board, one line per event, standings, rule sets and boards.
+
+Everything here formats data the caller already filtered for the viewer (``risk_core.views``),
+so a renderer cannot leak a hand or a mission it was not given.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+from risk_core import Board
+
+JsonDict = dict[str, Any]
+
+# Army colours as terminal colours; click drops the styling when output is not a terminal.
+_FG = {
+    "red": "red",
+    "blue": "blue",
+    "green": "green",
+    "yellow": "yellow",
+    "black": "bright_black",
+    "purple": "magenta",
+}
+
+
+class Names:
+    """Seat and territory names of one game, for messages."""
+
+    def __init__(self, board: Board, players: Sequence[JsonDict]) -> None:
+        self.board = board
+        self.players = list(players)
+
+    def seat(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.players):
+            return "nobody"
+        p = self.players[seat]
+        return click.style(p["name"], fg=_FG.get(p["colour"]), bold=True)
+
+    def t(self, territory_id: str) -> str:
+        return self.board.territories[self.board.index[territory_id]].name_en
+
+    def card(self, c: int | None) -> str:
+        if c is None:
+            return "a card"
+        if c >= len(self.board.territories):
+            return "joker"
+        return f"{self.board.name(c)} ({self.board.card_symbols[c]})"
+
+    def cards(self, cards: Sequence[int]) -> str:
+        return ", ".join(self.card(c) for c in cards)
+
+    def mission(self, mission_id: str | None) -> str:
+        m = next((m for m in self.board.missions if m.id == mission_id), None)
+        return m.text_en if m else str(mission_id)
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+# --------------------------------------------------------------------------- events
+def event_line(d: JsonDict, n: Names) -> str:
+    """One readable sentence for a visible event (``risk_core.views.visible_event``)."""
+    fmt = _EVENT_TEXT.get(d["type"])
+    if fmt is None:  # an event of a rule family this renderer does not know yet
+        rest = ", ".join(f"{k}={v}" for k, v in d.items() if k != "type")
+        return f"{d['type']}: {rest}"
+    return fmt(d, n)
+
+
+def _started(d: JsonDict, n: Names) -> str:
+    seats = ", ".join(f"{p['name']} ({p['colour']})" for p in d["players"])
+    return f"New {d['ruleset']} game on the {d['board']} board: {seats}."
+
+
+def _first(d: JsonDict, n: Names) -> str:
+    rolls = "; ".join(
+        ", ".join(f"{n.players[s]['name']} {f}" for s, f in enumerate(r) if f) for r in d["rolls"]
+    )
+    how = f" after rolling ({rolls})" if rolls else ""
+    return f"{n.seat(d['seat'])} plays first{how}."
+
+
+def _missions(d: JsonDict, n: Names) -> str:
+    own = [(s, m) for s, m in enumerate(d["missions"]) if m is not None]
+    if not own:
+        return "Secret missions are dealt."
+    s, m = own[0]
+    return f"Secret missions are dealt; {n.seat(s)}'s is: {n.mission(m)}."
+
+
+def _dealt(d: JsonDict, n: Names) -> str:
+    if all(o < 0 for o in d["owners"]):
+        return "Territories will be claimed one at a time."
+    counts = ", ".join(
+        f"{n.seat(s)} {d['owners'].count(s)}" for s in range(len(n.players)) if s in d["owners"]
+    )
+    return f"Territories are dealt: {counts}."
+
+
+def _setup_placed(d: JsonDict, n: Names) -> str:
+    count = plural(d["count"], "army", "armies")
+    return f"{n.seat(d['seat'])} places {count} on {n.t(d['territory'])}."
+
+
+def _turn(d: JsonDict, n: Names) -> str:
+    bonus = f" + {', '.join(d['groups'])}" if d["groups"] else ""
+    return (
+        f"Turn {d['turn']} (round {d['round']}): {n.seat(d['seat'])} receives "
+        f"{plural(d['income'], 'army', 'armies')} ({d['territories']} territories{bonus})."
+    )
+
+
+def _traded(d: JsonDict, n: Names) -> str:
+    bonus = ""
+    if d["bonus"]:
+        spots = ", ".join(n.t(t) for t in d["bonus"])
+        bonus = f", +{d['bonus_each']} on {spots}"
+    return f"{n.seat(d['seat'])} trades {n.cards(d['cards'])} for {d['value']} armies{bonus}."
+
+
+def _ally_placed(d: JsonDict, n: Names) -> str:
+    count = plural(d["count"], "ally army", "ally armies")
+    return f"{n.seat(d['seat'])} places {count} on {n.t(d['territory'])}."
+
+
+def _defence(d: JsonDict, n: Names) -> str:
+    return (
+        f"Attack on {n.t(d['target'])} from {n.t(d['origin'])} with {d['dice']} dice: "
+        f"{n.seat(d['seat'])} must choose how many dice defend."
+    )
+
+
+def _battle(d: JsonDict, n: Names) -> str:
+    attack = "-".join(map(str, d["attack"]))
+    defence = "-".join(map(str, d["defence"]))
+    losses = [
+        f"{n.seat(who)} loses {k}"
+        for who, k in ((d["seat"], d["attacker_losses"]), (d["defender"], d["defender_losses"]))
+        if k
+    ]
+    return (
+        f"{n.seat(d['seat'])} attacks {n.t(d['target'])} from {n.t(d['origin'])}: "
+        f"{attack} against {defence}; {' and '.join(losses)}."
+    )
+
+
+def _conquered(d: JsonDict, n: Names) -> str:
+    more = f" (up to {d['max']})" if d["max"] > d["min"] else ""
+    return (
+        f"{n.seat(d['seat'])} conquers {n.t(d['target'])} from {n.seat(d['previous'])}, "
+        f"moving in {plural(d['min'], 'army', 'armies')}{more}."
+    )
+
+
+def _occupied(d: JsonDict, n: Names) -> str:
+    if not d["extra"]:
+        return f"{n.seat(d['seat'])} moves no more armies into {n.t(d['target'])}."
+    return (
+        f"{n.seat(d['seat'])} moves {d['extra']} more into {n.t(d['target'])} "
+        f"from {n.t(d['origin'])}."
+    )
+
+
+def _eliminated(d: JsonDict, n: Names) -> str:
+    cards = n.cards(d["cards"]) if d["cards"] is not None else plural(d["card_count"], "card")
+    taken = f", taking {cards}" if d["card_count"] else ""
+    return f"{n.seat(d['seat'])} is eliminated by {n.seat(d['by'])}{taken}."
+
+
+def _fortified(d: JsonDict, n: Names) -> str:
+    return (
+        f"{n.seat(d['seat'])} moves {plural(d['count'], 'army', 'armies')} from {n.t(d['origin'])} "
+        f"to {n.t(d['target'])}."
+    )
+
+
+def _drawn(d: JsonDict, n: Names) -> str:
+    return f"{n.seat(d['seat'])} draws {n.card(d['card'])}."
+
+
+def _won(d: JsonDict, n: Names) -> str:
+    if d["reason"] == "mission":
+        return f"{n.seat(d['seat'])} wins by completing the mission: {n.mission(d['mission'])}."
+    how = "conquering the world" if d["reason"] == "conquest" else "being the last standing"
+    return f"{n.seat(d['seat'])} wins by {how}."
+
+
+_EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
+    "game_started": _started,
+    "dice_scripted": lambda d, n: f"The next {plural(d['count'], 'die face')} are scripted.",
+    "first_player": _first,
+    "missions_dealt": _missions,
+    "territories_dealt": _dealt,
+    "deck_formed": lambda d, n: f"The deck of {d['deck_size']} cards is shuffled.",
+    "setup_placed": _setup_placed,
+    "turn_started": _turn,
+    "cards_traded": _traded,
+    "placed": _setup_placed,
+    "ally_placed": _ally_placed,
+    "defence_requested": _defence,
+    "battle": _battle,
+    "conquered": _conquered,
+    "occupied": _occupied,
+    "eliminated": _eliminated,
+    "fortified": _fortified,
+    "deck_reshuffled": lambda d, n: f"The discards are reshuffled: {d['deck_size']} cards.",
+    "card_drawn": _drawn,
+    "turn_ended": lambda d, n: f"{n.seat(d['seat'])} ends the turn.",
+    "position_set": lambda d, n: f"The scenario's position is set; {n.seat(d['first'])} starts.",
+    "game_won": _won,
+}
+
+
+# --------------------------------------------------------------------------- board
+PHASE_TEXT = {
+    "setup": "place starting armies",
+    "reinforce": "trade cards and place reinforcements",
+    "ally_place": "place the ally's armies",
+    "attack": "attack, fortify or end the turn",
+    "defend": "choose defence dice",
+    "occupy": "move armies into the conquered territory",
+    "elim_trade": "trade the cards taken and place the armies",
+    "over": "the game is over",
+}
+
+
+def status_line(v: JsonDict, n: Names) -> str:
+    """Who must do what now."""
+    if v["winner"] is not None:
+        return f"{n.seat(v['winner'])} has won."
+    seat = v["to_act"]
+    todo = PHASE_TEXT.get(v["phase"]) or str(v["phase"])
+    if v["phase"] in ("reinforce", "elim_trade") and v["reserve"]:
+        todo += f" ({v['reserve']} to place)"
+    elif v["phase"] == "ally_place":
+        todo += f" ({v['ally_reserve']} to place)"
+    elif v["phase"] == "setup":
+        todo += f" ({v['setup_left'][seat]} left)"
+    elif v["phase"] == "occupy" and v["occupation"]:
+        o = v["occupation"]
+        todo += f" ({n.t(o['target'])}: {o['min']}-{o['max']})"
+    elif v["phase"] == "defend" and v["attack"]:
+        a = v["attack"]
+        todo += f" ({n.t(a['target'])} attacked from {n.t(a['origin'])} with {a['dice']} dice)"
+    return f"{n.seat(seat)} (seat {seat}) to act: {todo}."
+
+
+def board_text(game_id: str, v: JsonDict, board: Board, viewer: int | None) -> str:
+    """The whole board grouped by continent, the players, and the viewer's secrets."""
+    n = Names(board, v["players"])
+    where = f"round {v['round']}, turn {v['turn']}" if v["turn"] else "setup"
+    lines = [
+        f"Game {game_id} · {v['rules']} · {where} · version {v['version']}",
+        status_line(v, n),
+        "",
+        _players_table(v, n),
+    ]
+    width = max(len(t.name_en) for t in board.territories) + 2
+    for g, members in zip(board.groups, board.group_members, strict=True):
+        owners = {v["territories"][board.territories[t].id]["owner"] for t in members}
+        held = f" · held by {n.seat(owners.pop())}" if len(owners) == 1 else ""
+        lines += ["", f"{g.name_en} (bonus {g.bonus}){held}"]
+        for t in members:
+            terr = board.territories[t]
+            cell = v["territories"][terr.id]
+            owner = n.seat(cell["owner"]) if cell["owner"] >= 0 else "unclaimed"
+            lines.append(f"  {terr.name_en:<{width}}{cell['armies']:>4}  {owner}")
+    if viewer is not None:
+        lines += ["", *secrets_text(v["players"][viewer], n)]
+    return "\n".join(lines)
+
+
+def _players_table(v: JsonDict, n: Names) -> str:
+    rows = [f"  {'seat':<5}{'player':<16}{'territories':>12}{'armies':>8}{'cards':>7}"]
+    for p in v["players"]:
+        status = []
+        if p["seat"] == v["winner"]:
+            status.append("winner")
+        if p["eliminated"]:
+            status.append("eliminated")
+        if p["neutral"]:
+            status.append("neutral")
+        if p["policy"] == "ask":
+            status.append("chooses defence dice")
+        name = f"{p['name']} ({p['colour']})"
+        rows.append(
+            f"  {p['seat']:<5}{name:<16}{p['territories']:>12}{p['armies']:>8}{p['cards']:>7}"
+            + (f"  {', '.join(status)}" if status else "")
+        )
+    return "\n".join(rows)
+
+
+def secrets_text(player: JsonDict, n: Names) -> list[str]:
+    """The viewer's own hand and mission."""
+    hand = player.get("hand") or []
+    cards = ", ".join(f"[{c['id']}] {n.card(c['id'])}" for c in hand) or "no cards"
+    lines = [f"Your hand ({player['name']}): {cards}"]
+    mission = player.get("mission")
+    if mission:
+        lines.append(f"Your mission: {mission['text_en']}")
+    return lines
+
+
+def standings_text(v: JsonDict) -> str:
+    """Final table of a game: territories, armies, cards and who won or fell."""
+    rows = [f"  {'player':<16}{'territories':>12}{'armies':>8}{'cards':>7}"]
+    for p in v["players"]:
+        flags = {
+            "winner": p["seat"] == v["winner"],
+            "eliminated": p["eliminated"],
+            "neutral": p["neutral"],
+        }
+        note = ", ".join(word for word, yes in flags.items() if yes)
+        row = f"  {p['name']:<16}{p['territories']:>12}{p['armies']:>8}{p['cards']:>7}  {note}"
+        rows.append(row.rstrip())
+    return "\n".join(rows)
+
+
+# --------------------------------------------------------------------------- catalogues
+def players_text(info: JsonDict) -> str:
+    low, high = info["min_players"], info["max_players"]
+    return f"{low} players" if low == high else f"{low}-{high} players"
+
+
+def rules_text(info: JsonDict) -> str:
+    lines = [
+        f"{info['name']}: {info['title']}",
+        f"  board {info['board']}, {players_text(info)}",
+        "  options (--option key=value):",
+    ]
+    for key, opt in info["options"].items():
+        choices = " | ".join(str(c) for c in opt["choices"])
+        if opt.get("minimum") is not None:
+            choices = f"{opt['minimum']}..{opt['maximum']}"
+        lines.append(
+            f"    {key} = {_show(opt['default'])}" + (f"   [{choices}]" if choices else "")
+        )
+        lines.append(
+            textwrap.fill(opt["doc"], 92, initial_indent=" " * 8, subsequent_indent=" " * 8)
+        )
+    return "\n".join(lines)
+
+
+def _show(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def board_summary(board: Board) -> str:
+    lines = [
+        f"{board.id} (version {board.version}): {board.name_en} / {board.name_fr}",
+        f"  {len(board.territories)} territories, {len(board.groups)} groups, "
+        f"{len(board.card_symbols)} cards ({board.jokers} jokers), "
+        f"{len(board.missions)} missions",
+        f"  {board.content_hash}",
+    ]
+    for g, members in zip(board.groups, board.group_members, strict=True):
+        names = ", ".join(board.name(t) for t in members)
+        lines.append(f"  {g.name_en} (bonus {g.bonus}): {names}")
+    return "\n".join(lines)

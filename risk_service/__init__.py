@@ -1,0 +1,27 @@
+"""risk_service: Risk games in an event store (eventsourcing 9.5, msgspec-typed).
+
+::
+
+    service = GameService("sqlite:///tmp/games.db")   # or memory://, postgresql://...
+    service.create_schema()                           # explicit, idempotent
+    game_id = service.new_game("classic", ["Ann", "Bob", "Cy"], seed=42)
+    events = service.submit(game_id, command, expected_version=state.version)
+    state = service.state(game_id, at=120)            # after the first 120 engine events
+    service.records(game_id)                          # each command with its events
+    service.games()                                   # a summary of every stored game
+
+``risk_service.app`` documents how games are laid out in the store, ``risk_service.stores`` the
+store URLs, ``risk_service.mapper`` the typed stored form.
+"""
+
+from risk_service.store import GameRecord, GameService, GameSummary, ServiceError
+from risk_service.stores import default_sqlite_path, parse_store
+
+__all__ = [
+    "GameRecord",
+    "GameService",
+    "GameSummary",
+    "ServiceError",
+    "default_sqlite_path",
+    "parse_store",
+]

@@ -1,0 +1,222 @@
+"""Store URLs → eventsourcing settings.
+
+* ``memory://`` — in-process, gone on exit (tests);
+* ``sqlite:///abs/path/games.db`` — an embedded file (``sqlite:////abs/path.db`` is absolute
+  too, ``sqlite://rel/path.db`` relative, and a bare path such as ``./games.db`` works);
+* ``sqlite://`` — the default file, ``$XDG_DATA_HOME/risk/games.db`` (without XDG_DATA_HOME,
+  ``~/.local/share/risk/games.db``); its directory is created on first use;
+* ``postgresql://user:password@host:port/database`` — a PostgreSQL server; query options
+  ``schema`` (created by ``create_schema``) and ``connect_timeout`` (seconds, default 5).
+
+The settings are the library's own (``PERSISTENCE_MODULE``, ``SQLITE_DBNAME``, ``POSTGRES_*``),
+handed to the application as its ``env``.  Tables are never created implicitly
+(``CREATE_TABLE=n``): ``GameService.create_schema`` does it, once, explicitly.
+
+``select_states`` is the projector's read: only the ``state`` column, as plain bytes.  The
+recorders' ``select_events`` builds a row mapping and a ``StoredEvent`` per row, which costs
+more than decoding and folding the events put together.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
+
+from eventsourcing.persistence import AggregateRecorder
+from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+COMMON_ENV = {
+    "MAPPER_TOPIC": "risk_service.mapper:MsgspecMapper",
+    "ORIGINATOR_ID_TYPE": "text",  # game ids are short readable strings, not UUIDs
+    "CREATE_TABLE": "n",
+}
+POSTGRES_OPTIONS = ("schema", "connect_timeout")
+SCHEMA_LOCK = 0x5249534B  # PostgreSQL advisory lock key serialising create_tables ("RISK")
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    url: str  # normalised, password masked: safe to print
+    kind: Literal["memory", "sqlite", "postgresql"]
+    env: dict[str, str] = field(repr=False)
+    path: Path | None = None  # the SQLite file
+    schema: str | None = None  # the PostgreSQL schema, when not the default one
+
+
+def default_sqlite_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "risk" / "games.db"
+
+
+def parse_store(url: str | None) -> StoreConfig:
+    """The configuration of a store URL (None: the default SQLite file); ValueError if bad."""
+    if url is None or not url.strip():
+        return _sqlite(default_sqlite_path())
+    url = url.strip()
+    scheme, sep, rest = url.partition(":")
+    if not sep or "/" in scheme or len(scheme) < 2:  # a bare path (or a Windows drive letter)
+        return _sqlite(Path(url))
+    scheme = scheme.lower()
+    if scheme == "memory":
+        return StoreConfig(
+            url="memory://",
+            kind="memory",
+            env={**COMMON_ENV, "PERSISTENCE_MODULE": "eventsourcing.popo"},
+        )
+    if scheme == "sqlite":
+        rest = rest.removeprefix("//")
+        if rest.startswith("//"):  # sqlite:////abs/path, SQLAlchemy's spelling of an absolute path
+            rest = "/" + rest.lstrip("/")
+        return _sqlite(Path(rest) if rest else default_sqlite_path())
+    if scheme in ("postgresql", "postgres"):
+        return _postgres(url)
+    raise ValueError(
+        f"Unknown store '{url}': use memory://, sqlite:///path/to/games.db "
+        "or postgresql://user@host:port/database."
+    )
+
+
+def _sqlite(path: Path) -> StoreConfig:
+    path = path.expanduser().absolute()
+    if path.is_dir():
+        raise ValueError(f"The SQLite store {path} is a directory, not a file.")
+    return StoreConfig(
+        url=f"sqlite://{path}",  # the path is absolute: sqlite:///home/...
+        kind="sqlite",
+        env={
+            **COMMON_ENV,
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": str(path),
+        },
+        path=path,
+    )
+
+
+def _postgres(url: str) -> StoreConfig:
+    parts = urlsplit(url)
+    try:
+        port = parts.port or 5432
+    except ValueError:
+        raise ValueError(f"Bad port in store URL '{_mask(url)}'.") from None
+    user = unquote(parts.username or "") or "postgres"
+    dbname = unquote(parts.path.lstrip("/")) or user
+    options = dict(parse_qsl(parts.query))
+    unknown = sorted(set(options) - set(POSTGRES_OPTIONS))
+    if unknown:
+        raise ValueError(
+            f"Unknown option(s) {', '.join(unknown)} in store URL '{_mask(url)}' "
+            f"(known: {', '.join(POSTGRES_OPTIONS)})."
+        )
+    timeout = options.get("connect_timeout", "5")
+    if not timeout.isdigit():
+        raise ValueError(f"connect_timeout must be a whole number of seconds, not '{timeout}'.")
+    env = {
+        **COMMON_ENV,
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": dbname,
+        "POSTGRES_HOST": parts.hostname or "localhost",
+        "POSTGRES_PORT": str(port),
+        "POSTGRES_USER": user,
+        "POSTGRES_PASSWORD": unquote(parts.password or ""),
+        "POSTGRES_CONNECT_TIMEOUT": timeout,
+        # A command-line process needs a connection or two, not the library's default pool.
+        "POSTGRES_POOL_SIZE": "2",
+        "POSTGRES_MAX_OVERFLOW": "8",
+    }
+    schema = options.get("schema") or None
+    if schema:
+        env["POSTGRES_SCHEMA"] = schema
+    host = env["POSTGRES_HOST"]
+    login = quote(user) + (":***" if parts.password else "")
+    query = f"?schema={quote(schema)}" if schema else ""
+    return StoreConfig(
+        url=f"postgresql://{login}@{host}:{port}/{quote(dbname)}{query}",
+        kind="postgresql",
+        env=env,
+        schema=schema,
+    )
+
+
+def _mask(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password:
+        return url.replace(f":{parts.password}@", ":***@", 1)
+    return url
+
+
+def select_states(
+    recorder: AggregateRecorder, originator_id: str, *, gt: int | None, lte: int | None
+) -> list[bytes]:
+    """The ``state`` of the originator's stored events with gt < version <= lte, in order."""
+    where = ""
+    params: list[Any] = [originator_id]
+    if gt is not None:
+        where += " AND originator_version > {p}"
+        params.append(gt)
+    if lte is not None:
+        where += " AND originator_version <= {p}"
+        params.append(lte)
+    if isinstance(recorder, SQLiteAggregateRecorder):
+        query = (
+            f"SELECT state FROM {recorder.events_table_name} WHERE originator_id = ?"
+            + where.format(p="?")
+            + " ORDER BY originator_version"
+        )
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(query, params)
+            return [row[0] for row in cursor.fetchall()]
+    # Imported only with a PostgreSQL store: its driver is an optional dependency.
+    postgres = sys.modules.get("eventsourcing.postgres")
+    if postgres is not None and isinstance(recorder, postgres.PostgresAggregateRecorder):
+        return _postgres_states(recorder, where.format(p="%s"), params)
+    return [s.state for s in recorder.select_events(originator_id, gt=gt, lte=lte)]
+
+
+def _postgres_states(recorder: Any, where: str, params: list[Any]) -> list[bytes]:
+    from psycopg import sql
+    from psycopg.rows import tuple_row
+
+    query = sql.SQL(
+        "SELECT state FROM {}.{} WHERE originator_id = %s" + where + " ORDER BY originator_version"
+    ).format(sql.Identifier(recorder.datastore.schema), sql.Identifier(recorder.events_table_name))
+    with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
+        cursor.execute(query, params, prepare=True)
+        return [bytes(row[0]) for row in cursor.fetchall()]
+
+
+def create_tables(config: StoreConfig, factory: Any, recorders: Sequence[Any]) -> None:
+    """Create the recorders' tables (and the PostgreSQL schema) where missing."""
+    with _schema_lock(config, factory):
+        if config.schema:
+            from psycopg import sql
+
+            with factory.datastore.transaction(commit=True) as cursor:
+                cursor.execute(
+                    sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(config.schema))
+                )
+        for recorder in recorders:
+            create = getattr(recorder, "create_table", None)  # in-memory stores have none
+            if create is not None:
+                create()
+
+
+@contextmanager
+def _schema_lock(config: StoreConfig, factory: Any) -> Iterator[None]:
+    # PostgreSQL's CREATE ... IF NOT EXISTS and CREATE OR REPLACE FUNCTION can still fail when
+    # two sessions run them at once, and every command-line process creates the schema: an
+    # advisory lock makes them take turns.  SQLite serialises writers by itself.
+    if config.kind != "postgresql":
+        yield
+        return
+    with factory.datastore.get_connection() as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))

@@ -1,0 +1,107 @@
+"""Shared fixtures.
+
+Stores for ``risk_service``: ``store_url`` runs a test on ``memory://``, a SQLite file and the
+test PostgreSQL server (``postgresql://postgres@127.0.0.1:5432/test``, or ``$RISK_TEST_POSTGRES``),
+each PostgreSQL store in a schema of its own, dropped afterwards.  Without a reachable server the
+PostgreSQL cases are skipped with a warning, unless ``RISK_REQUIRE_POSTGRES=1``, which makes
+them fail instead (CI sets it where a server is started).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import uuid
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from risk_service import GameService
+
+TEST_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+# --------------------------------------------------------------------------- stores
+def _postgres_problem(url: str) -> str | None:
+    """Why the test server cannot be used, or None."""
+    if importlib.util.find_spec("psycopg_pool") is None:
+        return "psycopg_pool is not installed (pip install 'psycopg[pool]')"
+    import psycopg
+
+    try:
+        with psycopg.connect(url, connect_timeout=3):
+            return None
+    except psycopg.Error as e:
+        return f"cannot connect to {url}: {str(e).strip()}"
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The test PostgreSQL server; skipped loudly (or failed, if required) when unusable."""
+    url = os.environ.get("RISK_TEST_POSTGRES", TEST_POSTGRES)
+    problem = _postgres_problem(url)
+    if problem is not None:
+        message = f"PostgreSQL tests not run: {problem}"
+        if os.environ.get("RISK_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"{message} (RISK_REQUIRE_POSTGRES=1)", pytrace=False)
+        warnings.warn(message, pytest.PytestWarning, stacklevel=1)
+        pytest.skip(message)
+    return url
+
+
+def _fresh_schema(postgres_url: str) -> Iterator[str]:
+    """A store URL on the test server with a schema of its own, dropped afterwards."""
+    import psycopg
+    from psycopg import sql
+
+    schema = f"risk_test_{uuid.uuid4().hex[:12]}"
+    yield f"{postgres_url}?schema={schema}"
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+def _store_of(kind: str, folder: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    if kind == "memory":
+        yield "memory://"
+    elif kind == "sqlite":
+        yield f"sqlite://{folder / 'games.db'}"
+    else:
+        yield from _fresh_schema(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Each kind of store in turn, empty."""
+    yield from _store_of(request.param, tmp_path, request)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The stores that several services (or processes) can open at once, empty."""
+    yield from _store_of(request.param, tmp_path, request)
+
+
+@pytest.fixture(scope="module", params=["memory", "sqlite", "postgresql"])
+def module_store_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """Each kind of store in turn, shared by a module's tests (for data set up once)."""
+    yield from _store_of(request.param, tmp_path_factory.mktemp("store"), request)
+
+
+@pytest.fixture
+def open_service() -> Iterator[Callable[[str], GameService]]:
+    """Open a service on a URL, with its schema created; every one is closed after the test."""
+    opened: list[GameService] = []
+
+    def open_(url: str) -> GameService:
+        service = GameService(url)
+        opened.append(service)
+        service.create_schema()
+        return service
+
+    yield open_
+    for service in opened:
+        service.close()
