@@ -35,12 +35,14 @@ def start(
     seed: int | str,
     options: dict[str, OptionValue] | None = None,
     dice: Sequence[int] = (),
+    game_id: str = "",
 ) -> list[Event]:
     """The opening events of a new game: its configuration, then every random setup fact.
 
     ``dice`` optionally scripts the first die faces (ENG-04); the seeded stream follows.
+    ``game_id`` publishes a commitment to the seed, revealed when the game ends.
     """
-    return get_ruleset(ruleset).start(players, normalise_seed(seed), options, dice)
+    return get_ruleset(ruleset).start(players, normalise_seed(seed), options, dice, game_id)
 
 
 def decide(state: GameState, command: Command) -> list[Event]:

@@ -11,6 +11,7 @@ registry, so adding a rule family touches no list here.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Literal, TypeVar, Union
 
 import msgspec
@@ -124,7 +125,13 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
 
 
 @event
-class GameStarted(Event, frozen=True, tag="game_started"):
+class GameStarted(Event, frozen=True, tag="game_started", omit_defaults=True):
+    """The configuration of a game (ENG-08) and its dice seed.
+
+    ``commitment`` (games with an id) is ``seed_commitment(game_id, seed)``, published at once;
+    the seed itself stays secret (views redact it) until ``seed_revealed`` ends the game.
+    """
+
     ruleset: str
     board: str
     board_hash: str
@@ -132,6 +139,31 @@ class GameStarted(Event, frozen=True, tag="game_started"):
     options: dict[str, OptionValue]
     players: tuple[SeatInfo, ...]
     seed: int
+    game_id: str = ""
+    commitment: str = ""
+
+
+@event
+class Branched(Event, frozen=True, tag="branched"):
+    """Lineage: this game continues ``parent`` after its first ``version`` events."""
+
+    parent: str
+    version: int
+
+
+@event
+class DiceReseeded(Event, frozen=True, tag="dice_reseeded"):
+    """A branch takes a new secret seed for its future dice (published as a commitment)."""
+
+    seed: int
+    commitment: str
+
+
+@event
+class SeedRevealed(Event, frozen=True, tag="seed_revealed"):
+    """The game is over: every seed it used, in order, so anyone can audit its dice."""
+
+    seeds: tuple[int, ...]
 
 
 @event
@@ -360,6 +392,8 @@ class GameState(msgspec.Struct, kw_only=True):
     options: dict[str, OptionValue]
     seed: int
     players: list[Player]
+    game_id: str = ""
+    previous_seeds: list[int] = msgspec.field(default_factory=list)  # before a reseed
     owner: list[int]
     armies: list[int]
     setup_left: list[int]
@@ -386,16 +420,23 @@ class GameState(msgspec.Struct, kw_only=True):
 
 def copy_state(s: GameState) -> GameState:
     """A copy that shares nothing mutable with ``s`` (cheap: a few list copies)."""
-    return msgspec.structs.replace(
-        s,
-        players=[msgspec.structs.replace(p, hand=list(p.hand)) for p in s.players],
-        owner=list(s.owner),
-        armies=list(s.armies),
-        setup_left=list(s.setup_left),
-        dice_script=list(s.dice_script),
-        deck=list(s.deck),
-        discard=list(s.discard),
-    )
+    # A shallow copy, then every mutable container is replaced by a copy.  Keep this in step
+    # with the mutable fields.
+    new = copy.copy(s)
+    players = []
+    for p in s.players:
+        q = copy.copy(p)
+        q.hand = p.hand[:]
+        players.append(q)
+    new.players = players
+    new.owner = s.owner[:]
+    new.armies = s.armies[:]
+    new.setup_left = s.setup_left[:]
+    new.dice_script = s.dice_script[:]
+    new.deck = s.deck[:]
+    new.discard = s.discard[:]
+    new.previous_seeds = s.previous_seeds[:]
+    return new
 
 
 # --------------------------------------------------------------------------- codecs

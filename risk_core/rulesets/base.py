@@ -13,7 +13,7 @@ commands or events register extra handlers in ``COMMAND_HANDLERS`` / ``EVENT_HAN
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import Any, ClassVar, Literal
 
@@ -26,6 +26,7 @@ from risk_core.model import (
     ArmiesPlaced,
     Attack,
     BattleFought,
+    Branched,
     CardDrawn,
     CardsTraded,
     Command,
@@ -33,6 +34,7 @@ from risk_core.model import (
     DeckReshuffled,
     DefenceRequested,
     Defend,
+    DiceReseeded,
     DiceScripted,
     EndTurn,
     Event,
@@ -55,6 +57,7 @@ from risk_core.model import (
     PositionSet,
     Seat,
     SeatInfo,
+    SeedRevealed,
     SetupPlaced,
     TerritoriesDealt,
     TerritoryConquered,
@@ -63,7 +66,7 @@ from risk_core.model import (
     TurnStarted,
     copy_state,
 )
-from risk_core.rng import Rng
+from risk_core.rng import Rng, seed_commitment
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "purple")
 ENGINE_VERSION = "0.1.0"
@@ -107,8 +110,9 @@ class RuleSet:
         seed: int,
         options: dict[str, OptionValue] | None,
         dice_script: Sequence[int] = (),
+        game_id: str = "",
     ) -> list[Event]:
-        started = self.game_started(players, seed, options)
+        started = self.game_started(players, seed, options, game_id)
         state = self.initial_state(started)
         out: list[Event] = [started]
 
@@ -123,10 +127,16 @@ class RuleSet:
         return out
 
     def game_started(
-        self, players: Sequence[str | SeatInfo], seed: int, options: dict[str, OptionValue] | None
+        self,
+        players: Sequence[str | SeatInfo],
+        seed: int,
+        options: dict[str, OptionValue] | None,
+        game_id: str = "",
     ) -> GameStarted:
         """The first event: rule set, board version, options, seats and seed (ENG-08)."""
         return GameStarted(
+            game_id=game_id,
+            commitment=seed_commitment(game_id, seed) if game_id else "",
             ruleset=self.name,
             board=self.board.id,
             board_hash=self.board.content_hash,
@@ -147,12 +157,13 @@ class RuleSet:
         round: int = 1,
         income: int | None = None,
         dice_script: Sequence[int] = (),
+        game_id: str = "",
     ) -> list[Event]:
         """Opening events of a game that starts from a set position (scenario files).
 
         ``income`` None gives the turn's normal income; 0 starts the turn in the attack phase.
         """
-        started = self.game_started(players, seed, options)
+        started = self.game_started(players, seed, options, game_id)
         state = self.initial_state(started)
         out: list[Event] = [started]
 
@@ -270,6 +281,7 @@ class RuleSet:
             board=ev.board,
             options=dict(ev.options),
             seed=ev.seed,
+            game_id=ev.game_id,
             players=[
                 Player(name=s.name, colour=s.colour, neutral=s.neutral, policy=s.policy)
                 for s in ev.players
@@ -737,6 +749,8 @@ class RuleSet:
             winner = self.winner(state)
             if winner is not None:
                 emit(winner)
+                if state.game_id:  # the dice can now be audited by anyone
+                    emit(SeedRevealed(seeds=(*state.previous_seeds, state.seed)))
                 return
             if state.phase == "setup" and not any(state.setup_left):
                 self.setup_complete(state, emit)
@@ -966,6 +980,17 @@ class RuleSet:
     def _on_turn_ended(self, state: GameState, ev: TurnEnded) -> None:
         state.may_trade = False
 
+    def _on_branched(self, state: GameState, ev: Branched) -> None:
+        """Lineage only: the state is the parent's at that version."""
+
+    def _on_reseeded(self, state: GameState, ev: DiceReseeded) -> None:
+        state.previous_seeds.append(state.seed)
+        state.seed = ev.seed
+        state.rng = 0
+
+    def _on_revealed(self, state: GameState, ev: SeedRevealed) -> None:
+        """Public knowledge only; the state already holds the seeds."""
+
     def _on_won(self, state: GameState, ev: GameWon) -> None:
         state.winner = ev.seat
         state.phase = "over"
@@ -995,6 +1020,9 @@ class RuleSet:
         TurnEnded: _on_turn_ended,
         GameWon: _on_won,
         PositionSet: _on_position,
+        Branched: _on_branched,
+        DiceReseeded: _on_reseeded,
+        SeedRevealed: _on_revealed,
     }
 
     # ================================================================== legal commands
@@ -1053,12 +1081,21 @@ class RuleSet:
 
     def fortify_options(self, state: GameState, seat: Seat) -> Iterator[tuple[int, int]]:
         owner = state.owner
+        paths = self.fortify_mode(state) != "adjacent"
+        reach: dict[int, set[int]] = {}  # one search per connected group of own territories
         for o in range(self.n_territories):
             if owner[o] != seat or state.armies[o] < 2:
                 continue
-            for t in range(self.n_territories):
-                if t != o and owner[t] == seat and self.fortify_reachable(state, seat, o, t):
-                    yield o, t
+            if paths:
+                if o not in reach:
+                    group = self.connected_own(state, seat, o)
+                    for t in group:
+                        reach[t] = group
+                targets: Iterable[int] = sorted(reach[o] - {o})
+            else:
+                targets = (t for t in self.board.neighbours[o] if owner[t] == seat)
+            for t in targets:
+                yield o, t
 
     def _legal_attack(self, state: GameState, seat: Seat) -> Iterator[Command]:
         ids = self.board.territories
