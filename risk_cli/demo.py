@@ -6,12 +6,14 @@ import hashlib
 import sys
 
 import click
+import msgspec
 from tqdm import tqdm  # type: ignore[import-untyped]  # no stubs shipped
 
 from risk_cli import render
 from risk_cli.common import App, echo_json, json_option, pass_app
 from risk_cli.play import play_game
 from risk_core import Event, GameState, bots, encode, load_board
+from risk_core.model import GameStarted
 from risk_core.rulesets import get as get_ruleset
 from risk_core.views import view, visible_event
 
@@ -19,8 +21,16 @@ NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo")
 
 
 def digest(events: list[Event]) -> str:
-    """Fingerprint of a whole history: equal for equal games, whatever their ids."""
-    return "sha256:" + hashlib.sha256(encode(events)).hexdigest()
+    """Fingerprint of a whole history: equal for equal games, whatever their ids.
+
+    The opening names its game (and binds the seed commitment to that name), so those two
+    fields are blanked before hashing.
+    """
+    anonymous = [
+        msgspec.structs.replace(e, game_id="", commitment="") if isinstance(e, GameStarted) else e
+        for e in events
+    ]
+    return "sha256:" + hashlib.sha256(encode(anonymous)).hexdigest()
 
 
 @click.command()

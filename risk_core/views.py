@@ -163,6 +163,7 @@ def _position(d: JsonDict, seat: Seat | None) -> None:
 
 _REDACT = {
     "game_started": _started,
+    "dice_reseeded": _started,  # a branch's new seed is as secret as the first
     "dice_scripted": _scripted,
     "missions_dealt": _missions,
     "deck_formed": _deck,

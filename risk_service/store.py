@@ -126,19 +126,17 @@ class GameService:
                 f"Game id {game_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
                 "starting with a letter or digit.",
             )
-        if opening is None:
-            opening = risk_core.start(
-                ruleset,
-                players,
-                seed=secrets.randbits(64) if seed is None else seed,
-                options=options,
-            )
-        else:
+        if opening is not None:
             _check_opening(ruleset, players, opening)
+        chosen_seed = secrets.randbits(64) if seed is None else seed
         with self._lock:
             for _ in range(5):  # a fresh random id collides only by extreme bad luck
                 gid = game_id or uuid.uuid4().hex[:8]
-                game = _start(gid, opening)
+                # The opening names the game, so its seed commitment is bound to this id.
+                events = opening or risk_core.start(
+                    ruleset, players, seed=chosen_seed, options=options, game_id=gid
+                )
+                game = _start(gid, events)
                 try:
                     self._save(game)
                 except IntegrityError:
@@ -365,8 +363,14 @@ def _check_opening(
     first = opening[0] if opening else None
     if not isinstance(first, GameStarted):
         raise risk_core.RuleError("bad_history", "A game's history must begin with game_started.")
-    names = [p.name if isinstance(p, SeatInfo) else p for p in players]
-    if first.ruleset != ruleset or [s.name for s in first.players] != names:
+    # Neutral seats (the classic-2p ally, independents) are added by the rule set itself.
+    names = [
+        p.name if isinstance(p, SeatInfo) else p
+        for p in players
+        if not (isinstance(p, SeatInfo) and p.neutral)
+    ]
+    seated = [s.name for s in first.players if not s.neutral]
+    if first.ruleset != ruleset or seated != names:
         raise risk_core.SetupError(
             "bad_opening",
             f"The opening events are a {first.ruleset} game for "

@@ -103,7 +103,9 @@ def test_a_whole_game_by_command(risk: Table) -> None:
     # The stored history replays to the board that `show` printed.
     log = risk("log", game)
     assert log["version"] == shown["version"] == len(log["events"])
-    assert log["events"][-1]["type"] == "game_won" and log["events"][-1]["seat"] == winner
+    won, revealed = log["events"][-2:]
+    assert won["type"] == "game_won" and won["seat"] == winner
+    assert revealed["type"] == "seed_revealed"  # the dice can now be audited
     summary = next(g for g in risk("games") if g["game_id"] == game)
     assert summary["winner"] == winner and summary["phase"] == "over"
     # CORE-20: nothing more can be played once the game is over.

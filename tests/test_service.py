@@ -41,9 +41,12 @@ def pick(state: GameState, rnd: random.Random) -> Command:
     return rnd.choice(attacks) if attacks and rnd.random() < 0.7 else rnd.choice(legal)
 
 
+GAME_ID = "played"  # the opening's seed commitment names the game
+
+
 @pytest.fixture(scope="module")
 def played() -> Played:
-    events = risk_core.start("classic", PLAYERS, seed=SEED)
+    events = risk_core.start("classic", PLAYERS, seed=SEED, game_id=GAME_ID)
     state = risk_core.replay(events)
     rnd = random.Random(SEED)
     commands: list[Command] = []
@@ -59,7 +62,7 @@ def played() -> Played:
 
 def store(service: GameService, played: Played, commands: int | None = None) -> str:
     """The played game (or its first ``commands`` commands) decided again through the store."""
-    game_id = service.new_game("classic", PLAYERS, seed=SEED)
+    game_id = service.new_game("classic", PLAYERS, seed=SEED, game_id=GAME_ID)
     for command in played.commands[:commands]:
         service.submit(game_id, command)
     return game_id
@@ -133,7 +136,7 @@ def test_library_replay_agrees(stored: Stored, played: Played) -> None:
 def test_records_pair_each_command_with_its_events(stored: Stored, played: Played) -> None:
     """Every accepted command is recorded with its events, for audit; the opening has none."""
     service, game_id = stored
-    opening = risk_core.start("classic", PLAYERS, seed=SEED)
+    opening = risk_core.start("classic", PLAYERS, seed=SEED, game_id=GAME_ID)
 
     records = service.records(game_id)
     assert records[0] == GameRecord(version=len(opening), command=None, events=tuple(opening))
