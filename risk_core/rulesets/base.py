@@ -112,6 +112,20 @@ class RuleSet:
         dice_script: Sequence[int] = (),
         game_id: str = "",
     ) -> list[Event]:
+        state, out, emit = self._begin(players, seed, options, dice_script, game_id)
+        self.opening(state, emit)
+        self.settle(state, emit)
+        return out
+
+    def _begin(
+        self,
+        players: Sequence[str | SeatInfo],
+        seed: int,
+        options: dict[str, OptionValue] | None,
+        dice_script: Sequence[int],
+        game_id: str,
+    ) -> tuple[GameState, list[Event], Emit]:
+        """``game_started`` (and a dice script), with the state and emitter that follow it."""
         started = self.game_started(players, seed, options, game_id)
         state = self.initial_state(started)
         out: list[Event] = [started]
@@ -122,9 +136,7 @@ class RuleSet:
 
         if dice_script:
             emit(DiceScripted(faces=tuple(dice_script)))
-        self.opening(state, emit)
-        self.settle(state, emit)
-        return out
+        return state, out, emit
 
     def game_started(
         self,
@@ -163,16 +175,7 @@ class RuleSet:
 
         ``income`` None gives the turn's normal income; 0 starts the turn in the attack phase.
         """
-        started = self.game_started(players, seed, options, game_id)
-        state = self.initial_state(started)
-        out: list[Event] = [started]
-
-        def emit(ev: Event) -> None:
-            self.apply(state, ev)
-            out.append(ev)
-
-        if dice_script:
-            emit(DiceScripted(faces=tuple(dice_script)))
+        state, out, emit = self._begin(players, seed, options, dice_script, game_id)
         emit(position)
         count, base, groups = self.income(state, position.first)
         emit(
