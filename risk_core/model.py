@@ -11,7 +11,6 @@ registry, so adding a rule family touches no list here.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Literal, TypeVar, Union
 
 import msgspec
@@ -418,14 +417,22 @@ class GameState(msgspec.Struct, kw_only=True):
     version: int = 0  # number of events applied
 
 
+_S = TypeVar("_S", bound=msgspec.Struct)
+
+
+def _shallow(struct: _S) -> _S:
+    """msgspec's own shallow copy, the fastest way to clone a Struct (hot: every decide)."""
+    return struct.__copy__()  # type: ignore[attr-defined, no-any-return]
+
+
 def copy_state(s: GameState) -> GameState:
     """A copy that shares nothing mutable with ``s`` (cheap: a few list copies)."""
     # A shallow copy, then every mutable container is replaced by a copy.  Keep this in step
     # with the mutable fields.
-    new = copy.copy(s)
+    new = _shallow(s)
     players = []
     for p in s.players:
-        q = copy.copy(p)
+        q = _shallow(p)
         q.hand = p.hand[:]
         players.append(q)
     new.players = players
