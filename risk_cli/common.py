@@ -1,23 +1,30 @@
-"""What every command shares: the service handle, the --json and --as options, seat lookup."""
+"""What every command shares: the backend (local store or remote service), the --json and --as
+options, seat lookup."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from risk_core import GameState, RiskError
 from risk_service import GameService
 
+if TYPE_CHECKING:
+    from risk_cli.backend import Backend
+
 
 class App:
-    """Per-invocation context: the store URL and, once a command needs it, the service."""
+    """Per-invocation context: the store URL, the service's Redis URL, and once a command needs
+    it, the backend: the local store (``GameService``) or the remote service."""
 
-    def __init__(self, store: str | None) -> None:
+    def __init__(self, store: str | None, redis_url: str | None = None) -> None:
         self.store = store
+        self.redis_url = redis_url
         self._service: GameService | None = None
+        self._backend: Backend | None = None
 
     @property
     def service(self) -> GameService:
@@ -28,7 +35,24 @@ class App:
             self._service = service
         return self._service
 
+    @property
+    def backend(self) -> Backend:
+        """Where games are read and moved: the service with --redis, else the local store."""
+        if self._backend is None:
+            from risk_cli.backend import LocalBackend, RemoteBackend
+
+            self._backend = RemoteBackend(self.redis_url) if self.redis_url else LocalBackend(self)
+        return self._backend
+
+    def local_service(self, what: str) -> GameService:
+        """The local store, for commands the remote service does not offer."""
+        if self.redis_url:
+            raise RiskError("local_only", f"{what} works on a local store only (drop --redis).")
+        return self.service
+
     def close(self) -> None:
+        if self._backend is not None:
+            self._backend.close()
         if self._service is not None:
             self._service.close()
 

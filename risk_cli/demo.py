@@ -78,7 +78,7 @@ def demo(
     """
     rs = get_ruleset(rules)
     n = count if count is not None else min(max(4, rs.min_players), rs.max_players)
-    service = app.service
+    service = app.local_service("risk demo")
     game_id = service.new_game(rules, list(NAMES[:n]), seed=seed)
     with tqdm(
         desc=f"{rules} game {game_id}",

@@ -16,13 +16,12 @@ from risk_cli.common import (
     json_option,
     pass_app,
     seat_of,
-    viewer,
 )
+from risk_cli.profile import profile_path
 from risk_core import Event, RiskError, SeatInfo, load_board
 from risk_core.model import GameStarted, OptionValue
 from risk_core.rulesets.base import COLOURS
 from risk_core.scenario import parse_scenario, scenario_opening
-from risk_core.views import view, visible_events
 
 
 def parse_seed(text: str | None) -> int | str | None:
@@ -95,8 +94,9 @@ def new(
     """Start a new game and print its id."""
     names = player_names(players, player)
     options = parse_options(option_pairs)
-    service = app.service
+    backend = app.backend
     if scenario is not None:
+        service = app.local_service("--scenario")
         opening = scenario_events(scenario, rules, names, parse_seed(seed), options, ask)
         started = opening[0]
         assert isinstance(started, GameStarted)
@@ -106,31 +106,35 @@ def new(
     else:
         if not names:
             raise click.UsageError("Name the players with --players or --player.")
-        game_id = service.new_game(
+        game_id = backend.new_game(
             rules or "classic",
             seat_infos(names, ask),
             seed=parse_seed(seed),
             options=options,
             game_id=game_id,
-        )
-    state = service.state(game_id)
-    v = view(state, None)
+        ).game_id
+    v = backend.view(game_id, None)
+    players_names = [p["name"] for p in v["players"]]
+    kept = str(profile_path()) if backend.remote else None  # where the seat tokens went
     if as_json:
         echo_json(
             {
                 "game_id": game_id,
-                "rules": state.ruleset,
-                "players": [p.name for p in state.players],
-                "version": state.version,
-                "phase": state.phase,
+                "rules": v["rules"],
+                "players": players_names,
+                "version": v["version"],
+                "phase": v["phase"],
                 "to_act": v["to_act"],
+                **({"profile": kept} if kept else {}),
             }
         )
         return
-    n = render.Names(load_board(state.board), v["players"])
-    seats_text = ", ".join(f"{n.seat(i)} (seat {i})" for i in range(len(state.players)))
-    click.echo(f"Created game {game_id} ({state.ruleset}): {seats_text}.")
+    n = render.Names(load_board(v["board"]), v["players"])
+    seats_text = ", ".join(f"{n.seat(i)} (seat {i})" for i in range(len(players_names)))
+    click.echo(f"Created game {game_id} ({v['rules']}): {seats_text}.")
     click.echo(render.status_line(v, n))
+    if kept:
+        click.echo(f"Seat and owner tokens saved in {kept} (hand each player theirs).")
     click.echo(f"See the board with: risk show {game_id} --as SEAT")
 
 
@@ -175,22 +179,23 @@ def scenario_events(
 @pass_app
 def games(app: App, as_json: bool) -> None:
     """List the stored games."""
-    summaries = app.service.games()
+    summaries = app.backend.games()
     if as_json:
-        echo_json([msgspec.to_builtins(s) for s in summaries])
+        echo_json(summaries)
         return
     if not summaries:
         click.echo("No games yet: start one with `risk new` or `risk demo`.")
         return
     click.echo(f"{'game':<24}{'rules':<18}{'version':>8}{'turn':>6}  {'phase':<11}players")
     for s in summaries:
+        won, current = s["winner"], s["current_player"]
         marks = [
-            f"{name}{' (won)' if i == s.winner else ' (to play)' if i == s.current_player else ''}"
-            for i, name in enumerate(s.players)
+            f"{name}{' (won)' if i == won else ' (to play)' if i == current else ''}"
+            for i, name in enumerate(s["players"])
         ]
         click.echo(
-            f"{s.game_id:<24}{s.ruleset:<18}{s.version:>8}{s.turn:>6}  {s.phase:<11}"
-            + ", ".join(marks)
+            f"{s['game_id']:<24}{s['ruleset']:<18}{s['version']:>8}{s['turn']:>6}  "
+            f"{s['phase']:<11}" + ", ".join(marks)
         )
 
 
@@ -207,13 +212,12 @@ def show(app: App, game_id: str, as_seat: str | None, at: int | None, as_json: b
 
     Without --as (or RISK_SEAT) you are a spectator and see no hand or mission.
     """
-    state = app.service.state(game_id, at=at)
-    seat = viewer(state, as_seat)
-    v = view(state, seat)
+    v = app.backend.view(game_id, as_seat, at=at)
+    seat = None if as_seat is None else seat_of([p["name"] for p in v["players"]], as_seat)
     if as_json:
         echo_json({"game_id": game_id, **v})
     else:
-        click.echo(render.board_text(game_id, v, load_board(state.board), seat))
+        click.echo(render.board_text(game_id, v, load_board(v["board"]), seat))
 
 
 @click.command()
@@ -226,17 +230,13 @@ def log(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
 
     Cards drawn and missions stay hidden unless they are yours (--as).
     """
-    events = app.service.events(game_id)
-    started = events[0]
-    if not isinstance(started, GameStarted):
+    shown = app.backend.events(game_id, as_seat)
+    started = shown[0] if shown else {}
+    if started.get("type") != "game_started":
         raise RiskError("bad_history", f"Game {game_id} does not begin with game_started.")
-    seat = None if as_seat is None else seat_of([p.name for p in started.players], as_seat)
-    shown = visible_events(events, seat)
     if as_json:
-        echo_json({"game_id": game_id, "version": len(events), "events": shown})
+        echo_json({"game_id": game_id, "version": len(shown), "events": shown})
         return
-    names = render.Names(
-        load_board(started.board), [msgspec.to_builtins(p) for p in started.players]
-    )
+    names = render.Names(load_board(started["board"]), started["players"])
     for version, d in enumerate(shown, start=1):
         click.echo(f"{version:>6}  {render.event_line(d, names)}")

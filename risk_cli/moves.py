@@ -9,22 +9,20 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 
 import click
 import msgspec
 
 from risk_cli import render
+from risk_cli.backend import Build, JsonDict
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
 from risk_cli.play import play_seat
 from risk_core import (
     Board,
     Command,
-    Event,
     GameState,
     RiskError,
     RuleError,
-    apply_in_place,
     bots,
     decode_command,
     load_board,
@@ -32,8 +30,6 @@ from risk_core import (
 )
 from risk_core.model import Attack, Defend, EndTurn, Fortify, Occupy, Place, Trade
 from risk_core.views import view, visible_events
-
-Build = Callable[[GameState, Board, int], Command]
 
 MOVE_AS = "Move as this seat (default: the seat that must act now)."
 
@@ -53,24 +49,18 @@ def territory(board: Board, name: str) -> str:
 
 
 def run_move(app: App, game_id: str, as_seat: str | None, as_json: bool, build: Build) -> None:
-    """Read the game, build the command, submit it against that version, report."""
-    service = app.service
-    state = service.state(game_id)  # a private copy: advanced below with the new events
-    seat = mover(state, as_seat)
-    board = load_board(state.board)
-    events = service.submit(game_id, build(state, board, seat), expected_version=state.version)
-    report(game_id, apply_in_place(state, events), events, seat, as_json)
+    """Build the command from the seat's view, submit it (locally: against that version), report."""
+    moved = app.backend.move(game_id, as_seat, build)
+    report(game_id, moved.after, moved.events, as_json)
 
 
-def report(game_id: str, after: GameState, events: list[Event], seat: int, as_json: bool) -> None:
-    """What happened, as ``seat`` may see it, and who must act next."""
-    shown = visible_events(events, seat)
-    v = view(after, seat)
+def report(game_id: str, v: JsonDict, shown: list[JsonDict], as_json: bool) -> None:
+    """What happened (``shown``: events as the seat may see them), and who must act next."""
     if as_json:
         echo_json(
             {
                 "game_id": game_id,
-                "version": after.version,
+                "version": v["version"],
                 "events": shown,
                 "phase": v["phase"],
                 "to_act": v["to_act"],
@@ -78,7 +68,7 @@ def report(game_id: str, after: GameState, events: list[Event], seat: int, as_js
             }
         )
         return
-    names = render.Names(load_board(after.board), v["players"])
+    names = render.Names(load_board(v["board"]), v["players"])
     for d in shown:
         click.echo(render.event_line(d, names))
     click.echo(render.status_line(v, names))
@@ -99,7 +89,7 @@ def place(
     Works for starting armies, reinforcements and, in classic-2p, the ally's armies.
     """
 
-    def build(state: GameState, board: Board, seat: int) -> Command:
+    def build(v: JsonDict, board: Board, seat: int) -> Command:
         return Place(seat=seat, territory=territory(board, territory_name), count=count)
 
     run_move(app, game_id, as_seat, as_json, build)
@@ -133,8 +123,9 @@ def trade(
 ) -> None:
     """Trade three cards, given by id, territory name or "joker"."""
 
-    def build(state: GameState, board: Board, seat: int) -> Command:
-        return Trade(seat=seat, cards=card_ids(board, state.players[seat].hand, cards))
+    def build(v: JsonDict, board: Board, seat: int) -> Command:
+        hand = [c["id"] for c in v["players"][seat].get("hand", [])]
+        return Trade(seat=seat, cards=card_ids(board, hand, cards))
 
     run_move(app, game_id, as_seat, as_json, build)
 
@@ -184,9 +175,10 @@ def attack(
 ) -> None:
     """Attack TO from FROM (territory ids or names)."""
 
-    def build(state: GameState, board: Board, seat: int) -> Command:
+    def build(v: JsonDict, board: Board, seat: int) -> Command:
         o = board.find(origin)
-        n = dice if dice is not None else max(1, min(3, state.armies[o] - 1))
+        armies = v["territories"][board.territories[o].id]["armies"]
+        n = dice if dice is not None else max(1, min(3, armies - 1))
         return Attack(
             seat=seat,
             origin=board.territories[o].id,
@@ -241,7 +233,7 @@ def fortify(
 ) -> None:
     """Move COUNT armies from FROM to TO; this free move ends the turn."""
 
-    def build(state: GameState, board: Board, seat: int) -> Command:
+    def build(v: JsonDict, board: Board, seat: int) -> Command:
         o, t = territory(board, origin), territory(board, target)
         return Fortify(seat=seat, origin=o, target=t, count=count)
 
@@ -272,7 +264,7 @@ def submit(app: App, game_id: str, command_json: str, as_seat: str | None, as_js
     """
     text = sys.stdin.read() if command_json == "-" else command_json
 
-    def build(state: GameState, board: Board, seat: int) -> Command:
+    def build(v: JsonDict, board: Board, seat: int) -> Command:
         try:
             data = json.loads(text)
             if isinstance(data, dict):
@@ -298,10 +290,12 @@ def submit(app: App, game_id: str, command_json: str, as_seat: str | None, as_js
 @json_option
 @pass_app
 def bot(app: App, game_id: str, as_seat: str, level: str, seed: int, as_json: bool) -> None:
-    """Let the computer play a seat until someone else must act."""
-    state = app.service.state(game_id)  # a private copy, advanced by play_seat
+    """Let the computer play a seat until someone else must act (local store only; on the
+    service, the game owner hands a seat to the computer with `risk admin GAME bot SEAT`)."""
+    service = app.local_service("risk bot")
+    state = service.state(game_id)  # a private copy, advanced by play_seat
     seat = mover(state, as_seat)
-    events = play_seat(app.service, game_id, state, seat, level=level, seed=seed)
+    events = play_seat(service, game_id, state, seat, level=level, seed=seed)
     if not events and not as_json:
         click.echo(f"Nothing to play for {state.players[seat].name}: it is not their move.")
-    report(game_id, state, events, seat, as_json)
+    report(game_id, view(state, seat), visible_events(events, seat), as_json)

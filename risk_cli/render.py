@@ -213,11 +213,65 @@ _EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     "turn_ended": lambda d, n: f"{n.seat(d['seat'])} ends the turn.",
     "position_set": lambda d, n: f"The scenario's position is set; {n.seat(d['first'])} starts.",
     "game_won": _won,
+    # napoleon-2p (active independents)
+    "card_given": lambda d, n: (
+        f"{n.seat(d['seat'])} gives {n.card(d['card'])} to {n.seat(d['independent'])}, "
+        f"now {_status(d['ally_of'], n)}."
+    ),
+    "influence_ended": lambda d, n: f"{n.seat(d['seat'])} ends the influence step.",
+    "ally_reinforcement_chosen": lambda d, n: (
+        f"{n.seat(d['seat'])} will roll reinforcements for {n.seat(d['ally'])}."
+    ),
+    "ally_reinforcements_rolled": lambda d, n: (
+        "; ".join(
+            f"{n.seat(a)} receives {plural(f, 'regiment')}"
+            for a, f in zip(d["allies"], d["faces"], strict=False)
+        )
+        + "."
+    ),
+    "status_rolled": lambda d, n: (
+        f"Status die for {n.seat(d['independent'])}: {d['face']}; now {_status(d['ally_of'], n)}."
+    ),
+    "ally_maneuvers_opened": lambda d, n: (
+        f"Allied maneuvers: {', '.join(n.seat(a) for a in d['allies'])}."
+    ),
+    "ally_maneuvered": lambda d, n: (
+        f"{n.seat(d['ally'])} moves {plural(d['count'], 'regiment')} from {n.t(d['origin'])} "
+        f"to {n.t(d['target'])}."
+    ),
+    # napoleon-mission
+    "mission_hands_dealt": lambda d, n: "Each player receives four secret missions.",
+    "mission_achieved": lambda d, n: (
+        f"{n.seat(d['seat'])} achieves a mission: {n.mission(d['mission'])}."
+    ),
+    "mission_revealed": lambda d, n: (
+        f"{n.seat(d['seat'])} reveals the last mission: {n.mission(d['mission'])}."
+    ),
+    # napoleon-teams
+    "defender_designated": lambda d, n: (
+        f"{n.seat(d['seat'])} lets {n.seat(d['member'])} defend this battle."
+    ),
+    "hand_passed": lambda d, n: (
+        f"{n.seat(d['seat'])} passes the team's cards to {n.seat(d['to'])}."
+    ),
+    "branched": lambda d, n: f"This game branches from {d['parent']} after version {d['version']}.",
+    "dice_reseeded": lambda d, n: (
+        f"The dice take a new secret seed (commitment {d['commitment']})."
+    ),
+    "seed_revealed": lambda d, n: (
+        "The dice seeds are revealed: " + ", ".join(str(s) for s in d["seeds"]) + "."
+    ),
 }
+
+
+def _status(ally_of: int | None, n: Names) -> str:
+    return "neutral" if ally_of is None else f"allied to {n.seat(ally_of)}"
 
 
 # --------------------------------------------------------------------------- board
 PHASE_TEXT = {
+    "influence": "give cards to independents, or end the influence step",
+    "ally_maneuver": "maneuver the allies, or end the turn",
     "setup": "place starting armies",
     "reinforce": "trade cards and place reinforcements",
     "ally_place": "place the ally's armies",

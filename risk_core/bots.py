@@ -35,6 +35,8 @@ from risk_core.model import (
 from risk_core.rng import M64, Rng, mix64, normalise_seed
 from risk_core.rulesets.base import RuleSet
 from risk_core.rulesets.classic import Classic
+from risk_core.rulesets.napoleon_2p import EndPhase, GiveCard, Napoleon2P, ReinforceAlly
+from risk_core.rulesets.napoleon_mission import ClaimMission, NapoleonMission, objectives
 
 LEVELS: tuple[str, ...] = ("random", "greedy")
 
@@ -110,13 +112,22 @@ class _Greedy:
         self.group_of = group_of = board.territory_group
         self.owner = owner = state.owner
         self.armies = state.armies
+        # The units this seat attacks and moves with (its own share of a shared territory).
+        self.usable = self.rs.usable_armies(state, seat)
         self.neutral = [p.neutral for p in state.players]
+        # Seats to fight: everyone else, or the other team's seats in a team game.
+        team = self.rs.team_of(state, seat)
+        self.enemy = [
+            s != seat and (team is None or self.rs.team_of(state, s) != team)
+            for s in range(len(state.players))
+        ]
         # Ties between equal scores go to a per-decision rotation of territory indexes: the
         # seed varies the play without drawing a number for every candidate.
         self.offset = rng.below(len(owner))
         self.mission_groups: set[int] = set()
         self.extra_groups = 0
         self.victim: Seat | None = None
+        self.mission_holds: set[int] = set()
         self._read_mission()
         # One pass over the board: territory counts, own territories, each group's sole holder.
         n_groups = len(board.group_members)
@@ -142,6 +153,8 @@ class _Greedy:
     # ------------------------------------------------------------------ reading the board
     def _read_mission(self) -> None:
         """Mission groups and the colour to destroy steer targets (CL-22 missions)."""
+        if isinstance(self.rs, NapoleonMission):
+            self._read_objectives(self.rs)
         if not isinstance(self.rs, Classic):
             return
         m = self.rs.mission(self.state, self.seat)
@@ -155,6 +168,17 @@ class _Greedy:
                 if p.colour == m.destroy and i != self.seat and not p.eliminated:
                     self.victim = i
 
+    def _read_objectives(self, rs: NapoleonMission) -> None:
+        """NAP-MIS: the empires and territories of the objectives not yet achieved."""
+        gi, index = self.board.group_index, self.board.index
+        p = objectives(self.state.players[self.seat])
+        for mid in p.missions:
+            if mid not in p.achieved:
+                m = rs.missions[mid]
+                self.mission_groups.update(gi[g] for g in m.groups)
+                self.extra_groups = max(self.extra_groups, m.extra_groups)
+                self.mission_holds.update(index[t] for t in m.hold)
+
     def _group_want(self, g: int, mine: int) -> float:
         """How much the player wants group ``g``: share already held, bonus per territory."""
         size = len(self.board.group_members[g])
@@ -166,23 +190,23 @@ class _Greedy:
         return want
 
     def _faces_hostile(self, t: int) -> bool:
-        owner, seat = self.owner, self.seat
+        owner, enemy = self.owner, self.enemy
         for n in self.nbrs[t]:
             o = owner[n]
-            if o >= 0 and o != seat:
+            if o >= 0 and enemy[o]:
                 return True
         return False
 
     def hostile(self, t: int) -> bool:
         o = self.owner[t]
-        return o >= 0 and o != self.seat
+        return o >= 0 and self.enemy[o]
 
     def threat(self, t: int) -> float:
         """Hostile armies next to ``t`` minus its own; the neutral ally counts half."""
         total = 0.0
         for n in self.nbrs[t]:
             o = self.owner[n]
-            if o >= 0 and o != self.seat:
+            if o >= 0 and self.enemy[o]:
                 total += self.armies[n] * (0.5 if self.neutral[o] else 1.0)
         return total - self.armies[t]
 
@@ -195,6 +219,8 @@ class _Greedy:
         value = self.want[g]
         o = self.owner[t]
         if o == self.victim:
+            value += 3.0
+        if t in self.mission_holds:
             value += 3.0
         if self.neutral[o]:
             value -= 0.5  # the neutral ally is only an obstacle: beating it wins nothing
@@ -211,6 +237,14 @@ class _Greedy:
 
     # ------------------------------------------------------------------ phases
     def command(self) -> Command | None:
+        if isinstance(self.rs, NapoleonMission):  # NAP-MIS-06: announce as soon as one holds
+            claimable = self.rs.claimable(self.state, self.seat)
+            if claimable:
+                return ClaimMission(seat=self.seat, mission=claimable[0])
+        if isinstance(self.rs, Napoleon2P):
+            cmd = self.independents(self.rs)
+            if cmd is not None:
+                return cmd
         phase = self.state.phase
         if phase == "setup":
             return self.setup()
@@ -247,7 +281,8 @@ class _Greedy:
 
     def placement_spot(self, count: int) -> int:
         """Border territory where ``count`` new armies open the best attack or meet a threat."""
-        border = self.front or self.own
+        # (A team player may control nothing and hold regiments in shared territories only.)
+        border = self.front or self.own or [t for t, n in enumerate(self.usable) if n > 0]
         best, best_key = border[0], (float("-inf"), -1)
         for b in border:
             after = self.armies[b] + count
@@ -305,7 +340,7 @@ class _Greedy:
         best: tuple[int, int] | None = None
         best_key = (float("-inf"), -1, -1)
         for o, t in self.rs.attack_options(s, seat):
-            a, d = self.armies[o], self.armies[t]
+            a, d = self.usable[o], self.armies[t]
             if a < d + margin:
                 continue
             key = (self.target_value(t) + 0.15 * (a - d), self.tie(t), self.tie(o))
@@ -313,7 +348,7 @@ class _Greedy:
                 best, best_key = (o, t), key
         if best is not None:
             o, t = best
-            a = self.armies[o]
+            a = self.usable[o]
             # When the target is the origin's only hostile neighbour, the origin becomes
             # interior after a conquest: answer the occupation now, everything moves in.
             alone = all(n == t or not self.hostile(n) for n in self.nbrs[o])
@@ -333,10 +368,10 @@ class _Greedy:
         """Move the largest interior stack towards the front (the turn's one free move)."""
         s, seat = self.state, self.seat
         dist = self.front_distance()
-        interior = [t for t in self.own if dist.get(t, 0) > 0 and self.armies[t] >= 2]
-        if not interior:
-            return None
-        source = max(interior, key=lambda t: (self.armies[t], self.tie(t)))
+        interior = [t for t in self.own if dist.get(t, 0) > 0 and self.usable[t] >= 2]
+        if not interior or next(self.rs.fortify_options(s, seat), None) is None:
+            return None  # (no free move left: napoleon-mission waits after it for an announcement)
+        source = max(interior, key=lambda t: (self.usable[t], self.tie(t)))
         closer = [t for t in self.own if dist.get(t, 1 << 30) < dist[source]]
         # Best first, so the rule set's reachability test (a search under chain moves) runs
         # only until the first reachable candidate.
@@ -347,7 +382,7 @@ class _Greedy:
                     seat=seat,
                     origin=self.ids[source],
                     target=self.ids[t],
-                    count=self.armies[source] - 1,
+                    count=self.usable[source] - 1,
                 )
         return None
 
@@ -381,13 +416,13 @@ class _Greedy:
 
     def _enemy_of(self, mover: Seat, t: int) -> bool:
         o = self.owner[t]
-        return o >= 0 and o != mover and o != self.seat
+        return o >= 0 and o != mover and self.enemy[o]
 
     def defend(self) -> Command | None:
         order = self.state.attack
         if order is None:
             return None
-        return Defend(seat=self.seat, dice=min(2, self.armies[order.target]))
+        return Defend(seat=self.seat, dice=min(2, self.usable[order.target]))
 
     def ally_place(self) -> Command | None:
         """The ally is our buffer: strengthen the ally territory most exposed to the mover."""
@@ -407,6 +442,50 @@ class _Greedy:
             if key > best_key:
                 best, best_key = t, key
         return Place(seat=self.seat, territory=self.ids[best], count=s.ally_reserve)
+
+    def independents(self, rs: Napoleon2P) -> Command | None:
+        """NAP-2P: placement-turn quotas, gifts, allied reinforcements; None: the usual play."""
+        s, seat, phase = self.state, self.seat, self.state.phase
+        quota = rs.steps(s).quota
+        if phase == "setup" and quota[seat]:  # own regiments first (NAP-2P-06)
+            spot = self.placement_spot(quota[seat])
+            return Place(seat=seat, territory=self.ids[spot], count=quota[seat])
+        if phase in ("setup", "ally_place"):  # independents: block the opponent
+            army = next((a for a, left in enumerate(quota) if left), None)
+            if army is None:
+                return None
+            spot = self.buffer_spot(army, rs.opponent(s, seat))
+            return Place(seat=seat, territory=self.ids[spot], count=quota[army])
+        if phase == "ally_maneuver":
+            return EndPhase(seat=seat)
+        if phase not in ("influence", "reinforce"):
+            return None
+        hand = s.players[seat].hand
+        if phase == "influence" and len(hand) >= 4:  # a spare card buys an independent
+            keep = set(self.best_set() or ())
+            spare = [c for c in hand if c not in keep] or hand
+            takers = [i for i in rs.independents_of(s) if rs.gift_error(s, seat, i) is None]
+            if takers:
+                strongest = max(takers, key=lambda i: (self.counts[i], i))
+                return GiveCard(seat=seat, independent=strongest, card=min(spare))
+        chosen = rs.steps(s).chosen
+        for ally in rs.allies(s, seat):
+            if ally not in chosen:
+                return ReinforceAlly(seat=seat, ally=ally)
+        if phase == "influence":
+            return self.reinforce() or EndPhase(seat=seat)
+        return None
+
+    def buffer_spot(self, army: Seat, opponent: Seat) -> int:
+        """The territory of ``army`` (an independent) facing the most of ``opponent``'s."""
+        best, best_key = -1, (float("-inf"), -1)
+        for t, o in enumerate(self.owner):
+            if o == army:
+                pressure = sum(self.armies[n] for n in self.nbrs[t] if self.owner[n] == opponent)
+                key = (pressure - 0.5 * self.armies[t], self.tie(t))
+                if key > best_key:
+                    best, best_key = t, key
+        return best
 
 
 def self_play(

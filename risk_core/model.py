@@ -20,7 +20,10 @@ OptionValue = str | int | bool
 Phase = Literal[
     "setup",  # initial claiming / placement of starting armies, one at a time
     "reinforce",  # trade cards and place reinforcements
-    "ally_place",  # classic-2p: the opponent places the ally's half income
+    "ally_place",  # classic-2p: the opponent places the ally's half income; napoleon-2p: the
+    # mover places its allies' rolled reinforcements (NAP-2PA-06)
+    "influence",  # napoleon-2p active: the mover may give cards to independents (NAP-2PA-03)
+    "ally_maneuver",  # napoleon-2p active: the allies' free maneuvers (NAP-2PA-12)
     "attack",  # attack, fortify or end the turn
     "defend",  # waiting for the defender's dice choice (ENG-06 `ask` policy)
     "occupy",  # a territory was conquered: move armies in
@@ -344,11 +347,20 @@ class PositionSet(Event, frozen=True, tag="position_set"):
 @event
 class GameWon(Event, frozen=True, tag="game_won"):
     seat: Seat
-    reason: Literal["mission", "conquest", "last_standing"]
+    reason: Literal["mission", "conquest", "last_standing", "team"]  # team: seat's team won
     mission: str | None = None
 
 
 # --------------------------------------------------------------------------- state
+class Objectives(msgspec.Struct, frozen=True, kw_only=True):
+    """Napoleon Mission (NAP-MIS): a seat's secret missions, those achieved (public) and the
+    turn of its last announcement (one per turn).  Frozen: replaced whole, copies share it."""
+
+    missions: tuple[str, ...]
+    achieved: tuple[str, ...] = ()
+    announced: int = 0
+
+
 class Player(msgspec.Struct, kw_only=True):
     name: str
     colour: str
@@ -358,6 +370,11 @@ class Player(msgspec.Struct, kw_only=True):
     eliminated_by: Seat | None = None
     hand: list[int] = msgspec.field(default_factory=list)
     mission: str | None = None
+    # Napoleon Mission only; UNSET (never encoded) in every other game.
+    objectives: Objectives | msgspec.UnsetType = msgspec.UNSET
+    # Napoleon 2P active (NAP-2PA-01): the seat an independent is allied to, None when neutral.
+    # UNSET (never encoded) in every other game, so their bytes do not change.
+    ally_of: Seat | None | msgspec.UnsetType = msgspec.UNSET
 
 
 class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
@@ -377,6 +394,20 @@ class PendingOccupation(msgspec.Struct, frozen=True, kw_only=True):
     target: int
     min: int
     max: int
+
+
+class Independents(msgspec.Struct, frozen=True, kw_only=True):
+    """Napoleon 2P: what is still open in the current step around the independent armies.
+
+    Frozen and made of tuples: projectors replace it whole, so state copies may share it.
+    """
+
+    # Per seat, regiments still to place in this step: the setup placement turn (DEC-17: the
+    # placing player's own 3, 2 per independent) or an ally's rolled reinforcements (NAP-2PA-06).
+    quota: tuple[int, ...] = ()
+    chosen: tuple[Seat, ...] = ()  # allies whose reinforcement die is rolled after own placing
+    maneuvers: tuple[Seat, ...] = ()  # allies whose free maneuver is still open (NAP-2PA-12)
+    rolls: tuple[Seat, ...] = ()  # independents whose status die follows this invasion
 
 
 class GameState(msgspec.Struct, kw_only=True):
@@ -415,6 +446,14 @@ class GameState(msgspec.Struct, kw_only=True):
     occupation: PendingOccupation | None = None
     winner: Seat | None = None
     version: int = 0  # number of events applied
+    # Napoleon teams (NAP-TEAM-04): territory -> seat -> units, only for territories holding the
+    # units of several teammates; ``owner`` is then the strict majority holder, or -1 on a tie.
+    # Replaced whole, never mutated, so copies share it.  UNSET (never encoded) in other games.
+    stacks: dict[int, dict[int, int]] | msgspec.UnsetType = msgspec.UNSET
+    # Napoleon Mission: the turn in which the free move was made (the turn may go on after it).
+    maneuvered: int | msgspec.UnsetType = msgspec.UNSET
+    # Napoleon 2P only; UNSET (never encoded) in every other game.
+    independents: Independents | msgspec.UnsetType = msgspec.UNSET
 
 
 _S = TypeVar("_S", bound=msgspec.Struct)
@@ -450,8 +489,16 @@ def copy_state(s: GameState) -> GameState:
 _encoder = msgspec.json.Encoder()
 
 
+def _load_rule_families() -> None:
+    """Import every rule-set module: rule families register their commands and events."""
+    from risk_core.rulesets import names
+
+    names()
+
+
 def _decoder(kind: str) -> Any:
     if kind not in _decoders:
+        _load_rule_families()
         union = _union(COMMAND_TYPES if kind == "command" else EVENT_TYPES)
         _decoders[kind] = msgspec.json.Decoder(union)
         _decoders[kind + "s"] = msgspec.json.Decoder(list[union])  # type: ignore[valid-type]
@@ -498,6 +545,7 @@ def command_from_builtins(obj: Any) -> Command:
 
 def json_schema() -> dict[str, Any]:
     """JSON Schema of every command and event (``risk schema``)."""
+    _load_rule_families()
     cmd_union, ev_union = _union(COMMAND_TYPES), _union(EVENT_TYPES)
     (cmd_schema, ev_schema), components = msgspec.json.schema_components([cmd_union, ev_union])
     return {

@@ -2,6 +2,9 @@
 
 Hands and missions are private to their seat; hand sizes are public.  The seed and the order of
 the draw pile are private to everyone, since either would let a seat predict dice and draws.
+In a team game the team's hand is seen by the whole team; achieved objectives and a revealed
+last one (napoleon-mission) are public.  Cards given to a napoleon-2p independent lie face
+down: only the giver knows them, everyone sees how many it holds.
 Both functions return plain builtins (dicts, lists, ints, strings) ready for JSON, so the
 service and the command line can hand them out without further filtering.
 
@@ -16,7 +19,7 @@ from typing import Any
 import msgspec
 
 from risk_core.board import Board, load_board
-from risk_core.engine import to_act
+from risk_core.engine import ruleset_of, to_act
 from risk_core.model import Event, GameState, Seat
 
 JsonDict = dict[str, Any]
@@ -42,17 +45,42 @@ def view(state: GameState, seat: Seat | None) -> JsonDict:
         "trades": state.trades,
         "deck_size": len(state.deck),
         "players": [_player(state, board, i, seat) for i in range(len(state.players))],
-        "territories": {
-            ids[t]: {"owner": state.owner[t], "armies": state.armies[t]} for t in range(len(ids))
-        },
+        "territories": {ids[t]: _territory(state, t) for t in range(len(ids))},
         "attack": _pending_attack(state, ids),
         "occupation": _pending_occupation(state, ids),
         "options": dict(state.options),
+        **_independents(state),
     }
+
+
+def _independents(state: GameState) -> JsonDict:
+    """Napoleon 2P: what is open in the current step (placement quotas, allied moves): public."""
+    steps = state.independents
+    if isinstance(steps, msgspec.UnsetType):
+        return {}
+    return {"independents": msgspec.to_builtins(steps)}
+
+
+def _territory(state: GameState, t: int) -> JsonDict:
+    out: JsonDict = {"owner": state.owner[t], "armies": state.armies[t]}
+    stack = state.stacks.get(t) if state.stacks else None
+    if stack is not None:  # teammates' regiments side by side; owner -1 when tied
+        out["units"] = {str(s): n for s, n in stack.items()}
+    return out
+
+
+def _armies(state: GameState, i: Seat) -> int:
+    total = 0
+    for t, (a, o) in enumerate(zip(state.armies, state.owner, strict=True)):
+        stack = state.stacks.get(t) if state.stacks else None
+        total += stack.get(i, 0) if stack is not None else (a if o == i else 0)
+    return total
 
 
 def _player(state: GameState, board: Board, i: Seat, viewer: Seat | None) -> JsonDict:
     p = state.players[i]
+    rs = ruleset_of(state)
+    team = rs.team_of(state, i)
     out: JsonDict = {
         "seat": i,
         "name": p.name,
@@ -62,11 +90,25 @@ def _player(state: GameState, board: Board, i: Seat, viewer: Seat | None) -> Jso
         "eliminated": p.eliminated,
         "cards": len(p.hand),
         "territories": state.owner.count(i),
-        "armies": sum(a for a, o in zip(state.armies, state.owner, strict=True) if o == i),
+        "armies": _armies(state, i),
     }
+    if team is not None:
+        out["team"] = team
+    if not isinstance(p.ally_of, msgspec.UnsetType):  # napoleon-2p active: the cannon is public
+        out["ally_of"] = p.ally_of
+    goals = p.objectives
+    if goals:  # napoleon-mission: achieved objectives and a revealed last one are public
+        out["achieved"] = [_mission(board, m) for m in goals.achieved]
+        hidden = [m for m in goals.missions if m not in goals.achieved]
+        out["revealed"] = _mission(board, hidden[0]) if len(hidden) == 1 else None
+    if i == viewer or (
+        viewer is not None and team is not None and rs.team_of(state, viewer) == team
+    ):
+        out["hand"] = [card(board, c) for c in p.hand]  # a team's hand is the team's (NAP-TEAM-10)
     if i == viewer:
-        out["hand"] = [card(board, c) for c in p.hand]
         out["mission"] = _mission(board, p.mission)
+        if goals:
+            out["missions"] = [_mission(board, m) for m in goals.missions]
     return out
 
 
@@ -138,11 +180,23 @@ def _missions(d: JsonDict, seat: Seat | None) -> None:
     d["missions"] = _own_only(d["missions"], seat)
 
 
+def _hand_passed(d: JsonDict, seat: Seat | None) -> None:
+    d["card_count"] = len(d["cards"])
+    if seat not in d["team"]:
+        d["cards"] = None
+
+
 def _deck(d: JsonDict, seat: Seat | None) -> None:
     d["deck_size"] = len(d.pop("deck"))
 
 
 def _drawn(d: JsonDict, seat: Seat | None) -> None:
+    if d["seat"] != seat:
+        d["card"] = None
+
+
+def _card_given(d: JsonDict, seat: Seat | None) -> None:
+    # NAP-2PA-03: given face down; the others see only that a card changed hands.
     if d["seat"] != seat:
         d["card"] = None
 
@@ -166,9 +220,12 @@ _REDACT = {
     "dice_reseeded": _started,  # a branch's new seed is as secret as the first
     "dice_scripted": _scripted,
     "missions_dealt": _missions,
+    "mission_hands_dealt": _missions,  # each seat's four, like one
+    "hand_passed": _hand_passed,
     "deck_formed": _deck,
     "deck_reshuffled": _deck,
     "card_drawn": _drawn,
+    "card_given": _card_given,
     "eliminated": _eliminated,
     "position_set": _position,
 }

@@ -12,6 +12,9 @@
 
 ``risk_service.app`` documents how games are laid out in the store, ``risk_service.stores`` the
 store URLs, ``risk_service.mapper`` the typed stored form.
+Time travel over stored games: ``risk_service.history`` (replay, branches, lineage, diffs),
+``risk_service.audit`` (re-execution from the seed), ``risk_service.exchange`` (export and
+import), ``risk_service.versions`` (rules and board pinning, upcasters), ``risk_service.luck``.
 """
 
 from risk_service.store import GameRecord, GameService, GameSummary, ServiceError

@@ -20,6 +20,8 @@ Stored layout (one aggregate sequence per game, its id the game id):
 Event bodies (``apply``) only fold the recorded event into the state; they never roll dice, so
 replaying a game, by this library's machinery or by the service's own projector, is exact.
 Topics are explicit (``risk:Game...``) so that moving this code never orphans stored games.
+A ``branched`` event (``risk_service.history``) is stored as ``Game.Branched``, a topic of its
+own, so that the store's notification log lists every branch point in one query.
 """
 
 from __future__ import annotations
@@ -30,7 +32,12 @@ from dataclasses import dataclass
 from datetime import datetime  # at run time: msgspec resolves the event classes' annotations
 from typing import Any, ClassVar
 
-from eventsourcing.application import Application, ProjectorFunction, project_aggregate
+from eventsourcing.application import (
+    Application,
+    ProcessingEvent,
+    ProjectorFunction,
+    project_aggregate,
+)
 from eventsourcing.domain import (
     BaseAggregate,
     CanInitAggregate,
@@ -38,12 +45,13 @@ from eventsourcing.domain import (
     CanSnapshotAggregate,
     datetime_now_with_tzinfo,
 )
-from eventsourcing.persistence import PersistenceError
+from eventsourcing.persistence import ApplicationRecorder, PersistenceError
 from eventsourcing.utils import Environment, EnvType, get_topic, register_topic
 
 import risk_core
 from risk_core import GameState, RuleError
 from risk_core.model import GameStarted
+from risk_service import ledger
 from risk_service.mapper import EngineCommand, EngineEvent  # at run time, as datetime
 
 SNAPSHOT_INTERVAL = 100
@@ -116,6 +124,12 @@ class Game(BaseAggregate[str]):
 
         TOPIC: ClassVar[str] = "risk:Game.Recorded"
 
+    @dataclass(frozen=True, kw_only=True)
+    class Branched(Recorded):
+        """A ``branched`` event: a topic of its own, so one query lists every branch point."""
+
+        TOPIC: ClassVar[str] = "risk:Game.Branched"
+
     def __init__(self, event: risk_core.Event) -> None:
         if not isinstance(event, GameStarted):
             raise RuleError("bad_history", "A game's history must begin with game_started.")
@@ -177,6 +191,40 @@ class GameApplication(Application[str]):
         # CIPHER_KEY or RISK_-prefixed variable in a shell must not redirect or alter a store
         # chosen by URL, so only the given settings count.
         return Environment(name, {"IS_SNAPSHOTTING_ENABLED": "y", **(env or {})})
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        # The library's recorder plus the command worker's ledger (``risk_service.ledger``),
+        # written in the same transaction as the events; the events table is unchanged.
+        return ledger.application_recorder(self.factory)
+
+    def save_batch(self, games: Sequence[Game], write: ledger.LedgerWrite) -> ProcessingEvent[str]:
+        """Store the new events of several games and ledger rows in one transaction.
+
+        All or nothing: a conflict on any game version, request id or fence stores none.
+        Snapshots are left to ``take_snapshots`` so that a caller can answer first.
+        """
+        processing = ProcessingEvent[str]()
+        for game in games:  # what collect_events does, without its slow protocol checks
+            processing.events.extend(game.collect_events())
+            processing.aggregates[game.id] = game
+        processing.saved_kwargs["ledger"] = write
+        self._record(processing)
+        return processing
+
+    def put_snapshot(self, game_id: str, state: GameState) -> None:
+        """Store a snapshot of a state the caller already holds (no replay needed)."""
+        assert self.snapshots is not None
+        snapshot = GameSnapshot(
+            originator_id=game_id,
+            originator_version=state.version,
+            timestamp=GameSnapshot.create_timestamp(),
+            topic=get_topic(Game),
+            state=state,
+        )
+        try:
+            self.snapshots.put([snapshot])
+        except PersistenceError as e:  # a shortcut only, as in take_snapshot
+            log.warning("No snapshot of game %s at version %s: %s", game_id, state.version, e)
 
     def take_snapshot(
         self,

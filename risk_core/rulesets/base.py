@@ -13,7 +13,7 @@ commands or events register extra handlers in ``COMMAND_HANDLERS`` / ``EVENT_HAN
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any, ClassVar, Literal
 
@@ -198,7 +198,7 @@ class RuleSet:
         acting = self.to_act(state)
         if not 0 <= cmd.seat < len(state.players):
             raise RuleError("unknown_seat", f"There is no seat {cmd.seat}.")
-        if cmd.seat != acting:
+        if cmd.seat != acting and not self.out_of_turn(state, cmd):
             raise RuleError(
                 "not_your_turn",
                 f"It is {state.players[acting].name}'s move (seat {acting}), "
@@ -330,6 +330,34 @@ class RuleSet:
 
     def mission_done(self, state: GameState, seat: Seat) -> bool:
         return False
+
+    def out_of_turn(self, state: GameState, cmd: Command) -> bool:
+        """May ``cmd`` come from a seat the game is not waiting for? (Never in CORE.)"""
+        return False
+
+    def allows_players(self, n: int) -> bool:
+        """Whether a game of ``n`` players can be started (a set may skip counts in its range)."""
+        return self.min_players <= n <= self.max_players
+
+    def team_of(self, state: GameState, seat: Seat) -> int | None:
+        """The team of ``seat`` in a team game (teammates share a hand); None: no teams."""
+        return None
+
+    def occupants(self, state: GameState, t: int) -> Mapping[Seat, int]:
+        """Units of each seat in ``t`` (read-only).  In CORE the owner has every unit there."""
+        o = state.owner[t]
+        return {o: state.armies[t]} if o >= 0 and state.armies[t] else {}
+
+    def usable_armies(self, state: GameState, seat: Seat) -> Sequence[int]:
+        """Per territory, the units ``seat`` attacks or moves with where it may act at all.
+
+        CORE: every unit of the territory (its own, or the classic-2p ally's it commands).
+        """
+        return state.armies
+
+    def check_invariants(self, state: GameState) -> list[str]:
+        """Set-specific invariants broken in ``state`` (audits; CORE's are checked by tests)."""
+        return []
 
     def attacker_owns(self, state: GameState, seat: Seat, origin: int) -> bool:
         """May ``seat`` attack from ``origin``? (classic-2p extends this to ally territories.)"""
@@ -593,7 +621,7 @@ class RuleSet:
                 f"Move 1 to {state.armies[o] - 1} armies (leave 1 in {self.board.name(o)}).",
             )
         emit(Fortified(seat=seat, origin=cmd.origin, target=cmd.target, count=cmd.count))
-        self.end_turn(state, emit)
+        self.after_fortify(state, emit)
 
     def _end(self, state: GameState, cmd: EndTurn, emit: Emit) -> None:
         if state.phase != "attack":
@@ -685,7 +713,7 @@ class RuleSet:
             emit(
                 PlayerEliminated(
                     seat=previous,
-                    by=state.owner[t],
+                    by=self.eliminator(state, t),
                     cards=tuple(state.players[previous].hand),
                 )
             )
@@ -700,6 +728,15 @@ class RuleSet:
             target=self.board.territories[occ.target].id,
             extra=count - occ.min,
         )
+
+    def eliminator(self, state: GameState, target: int) -> Seat:
+        """Who eliminated the army whose last territory ``target`` was just conquered (and
+        takes its cards): the conqueror (napoleon-2p: the mover, when its ally conquered)."""
+        return state.owner[target]
+
+    def after_fortify(self, state: GameState, emit: Emit) -> None:
+        """After the mover's own free move: in CORE it ends the turn."""
+        self.end_turn(state, emit)
 
     def end_turn(self, state: GameState, emit: Emit) -> None:
         seat = state.current
@@ -765,8 +802,11 @@ class RuleSet:
             ):
                 order = state.attack
                 self.fight(state, order, min(2, state.armies[order.target]), emit)
-            elif state.phase == "ally_place" and (
-                state.players[self.to_act(state)].policy == "auto"
+            elif (
+                state.phase == "ally_place"
+                # a standing policy answers for another seat than the mover, never for the mover
+                and self.to_act(state) != state.current
+                and state.players[self.to_act(state)].policy == "auto"
             ):
                 self.auto_place_ally(state, emit)
             elif (

@@ -1,0 +1,199 @@
+"""``audit``, ``export`` and ``import``: checking a game's history and moving it between stores.
+
+Thin commands over ``risk_service.audit`` and ``risk_service.exchange``.  An export holds the
+whole history, seeds included, and an audit prints recorded events as they are: both are for
+the owner of the store (or of the file).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+import msgspec
+
+from risk_cli import render
+from risk_cli.common import App, echo_json, json_option, pass_app
+from risk_cli.history import progress_bar
+from risk_core import RiskError, load_board
+from risk_core.views import view
+from risk_service.audit import AuditReport, audit_game
+from risk_service.exchange import audit_export, export_game, import_game, read_header
+
+
+def read_input(path: Path) -> bytes:
+    """A file's bytes; ``-`` is standard input."""
+    with click.open_file(str(path), "rb") as f:
+        data: bytes = f.read()
+    return data
+
+
+# --------------------------------------------------------------------------- audit
+@click.command()
+@click.argument("game_id", metavar="[GAME]", required=False)
+@click.option(
+    "--file",
+    "path",
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path),
+    help="Audit an export file (`risk export`) instead of a stored game; - reads standard input.",
+)
+@json_option
+@pass_app
+def audit(app: App, game_id: str | None, path: Path | None, as_json: bool) -> None:
+    """Check a game: re-execute every command from the seed and compare every event.
+
+    Every recorded event must come out again byte for byte, the seed must match the commitment
+    published when the game started, and the rules and board must be the ones it was recorded
+    with.  A finished game is checked with the seeds it revealed; an unfinished one with the
+    seed in the store.  On a difference the first divergent event is shown with its command,
+    and the exit status is 1 [audit_failed].
+    """
+    if (game_id is None) == (path is None):
+        raise click.UsageError("Name a stored GAME or an export --file (one of them).")
+    if path is not None:
+        data = read_input(path)
+        total = read_header(data).events
+        with progress_bar(total, "audit") as bar:
+            report = audit_export(data, progress=bar.update)
+    elif game_id is not None:
+        service = app.local_service("risk audit")
+        with progress_bar(service.state(game_id).version, "audit") as bar:
+            report = audit_game(service, game_id, progress=bar.update)
+    if as_json:
+        echo_json(msgspec.to_builtins(report))
+    else:
+        click.echo(audit_text(report, source=str(path) if path is not None else None))
+    if not report.ok:
+        d = report.divergence
+        where = f"version {d.version}: {d.reason}" if d else _failed_checks(report)
+        raise RiskError("audit_failed", f"Game {report.game_id} fails its audit ({where}).")
+
+
+def audit_text(report: AuditReport, *, source: str | None) -> str:
+    what = f"game {report.game_id}" + (f" from {source}" if source else "")
+    verdict = "PASSED" if report.ok else "FAILED"
+    lines = [
+        f"Audit of {what} ({report.ruleset}, {report.events} events, "
+        f"{report.commands} commands): {verdict}"
+    ]
+    for c in report.checks:
+        lines.append(f"  {'ok  ' if c.ok else 'FAIL'}  {c.name:<11} {c.detail}")
+    if report.given:
+        lines.append("Not re-executed (applied as recorded):")
+        lines += [f"  {g}" for g in report.given]
+    d = report.divergence
+    if d is not None:
+        place = "the opening" if d.record == 0 else f"record {d.record}"
+        lines += [
+            f"First divergence at version {d.version} (event {d.index + 1} of {place}):",
+            f"  reason    {d.reason}",
+            f"  command   {_compact(d.command)}",
+            f"  expected  {_compact(d.expected)}",
+            f"  recorded  {_compact(d.recorded)}",
+        ]
+        if d.fields:
+            lines.append(f"  differs   {', '.join(d.fields)}")
+    return "\n".join(lines)
+
+
+def _compact(value: Any) -> str:
+    return "-" if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _failed_checks(report: AuditReport) -> str:
+    return "; ".join(f"{c.name}: {c.detail}" for c in report.checks if not c.ok)
+
+
+# --------------------------------------------------------------------------- export
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to this file (default: standard output).",
+)
+@json_option
+@pass_app
+def export(app: App, game_id: str, output: Path | None, as_json: bool) -> None:
+    """Write a game's whole history to one self-contained file (JSON Lines).
+
+    A header line (format, engine, rules, options, board and its hash, event count, a SHA-256
+    digest of the rest), then one line per command with its events.  The file holds
+    everything, the dice seeds included, even for an unfinished game: it is for the owner of
+    the store.  `risk import` and `risk audit --file` read it.  With -o, --json prints a
+    summary of what was written.
+    """
+    data = export_game(app.local_service("risk export"), game_id)
+    if output is None:
+        click.echo(data, nl=False)  # bytes go to the binary stream as they are
+        return
+    _write_atomically(output, data)
+    header = read_header(data)
+    if as_json:
+        echo_json({"game_id": game_id, "file": str(output), **msgspec.to_builtins(header)})
+        return
+    records = data.count(b"\n") - 1  # a line per record after the header
+    click.echo(
+        f"Exported game {game_id} ({header.events} events, {records} records) to {output}; "
+        f"digest {header.digest}."
+    )
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    # A reader never sees half a file: write beside it, then rename over it.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# --------------------------------------------------------------------------- import
+@click.command("import")
+@click.argument(
+    "path",
+    metavar="FILE",
+    type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path),
+)
+@click.option("--id", "new_id", metavar="ID", help="Store it under this id (default: the file's).")
+@json_option
+@pass_app
+def import_(app: App, path: Path, new_id: str | None, as_json: bool) -> None:
+    """Recreate a game from an export file, once all of it checks out.
+
+    The header, the digest, every line and an audit of the whole history must pass; then the
+    game is stored in one write.  Otherwise nothing is written and the error says why
+    [bad_export] (or [version_mismatch] for other rules or board data).
+    """
+    data = read_input(path)
+    service = app.local_service("risk import")
+    total = read_header(data).events
+    with progress_bar(total, "import") as bar:
+        imported = import_game(service, data, game_id=new_id, progress=bar.update)
+    v = view(imported.state, None)
+    if as_json:
+        echo_json(
+            {
+                "game_id": imported.game_id,
+                "events": imported.events,
+                "records": imported.records,
+                "version": imported.state.version,
+                "phase": v["phase"],
+                "to_act": v["to_act"],
+            }
+        )
+        return
+    click.echo(
+        f"Imported game {imported.game_id} ({imported.events} events, {imported.records} "
+        "records); its audit passed."
+    )
+    names = render.Names(load_board(imported.state.board), v["players"])
+    click.echo(render.status_line(v, names))

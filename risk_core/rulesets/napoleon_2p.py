@@ -1,0 +1,772 @@
+"""Risk Napoléon for two players (rulebook 000 l.405–516, 001 l.25–40): NAP-2P, NAP-2PP, NAP-2PA.
+
+Seats 0 and 1 are the players; seats 2–5 are the four independent armies (``neutral`` seats,
+named after the colours the players do not use).  The basic Napoléon rules apply (NAP-2P-08):
+Golden Cavalry track, forced trades (DEC-02/03), maneuver along own territories, one card per
+turn with a conquest.  The game is won by eliminating the opponent (NAP-2P-01).
+
+Setup (NAP-2P-02..07): jokers out, 10 territory cards to each player and 7 to each independent
+(dealt round-robin from seat 0), one regiment on each; all 50 cards reshuffled into the pile.
+A die decides who places first; then placement turns alternate (DEC-17): the placing player
+places ``min(3, own left)`` of its regiments and then ``min(2, left)`` for each independent
+with stock, in ``Place`` commands of any size on territories of that army; a turn with nothing
+to place passes.  Another die decides who plays first.
+
+Option ``independents``:
+
+* ``passive`` (NAP-2PP): independents never act; the opponent chooses the defence dice of an
+  attacked independent (``ask`` policy → ``defend`` phase, else automatic).
+* ``active`` (NAP-2PA): each independent is neutral or allied to a player (``Player.ally_of``).
+  A turn goes through these phases:
+
+  ``influence``      give cards (``GiveCard``), each one step toward you; ``EndPhase`` or any
+                     reinforcement command closes it (skipped when no gift is possible);
+  ``reinforce``      own reinforcements, as basic; ``ReinforceAlly`` picks the allies whose die
+                     is rolled when your last own regiment is placed (so the dice are unseen
+                     while you place your own, as when they are rolled afterwards; the dice of
+                     all chosen allies are rolled together);
+  ``ally_place``     place each chosen ally's rolled regiments (all of them) on its territories;
+  ``attack``         attack with own or allied regiments; ``Fortify`` is your own maneuver,
+                     ``AllyManeuver`` skips it, ``EndTurn`` skips every maneuver;
+  ``ally_maneuver``  one ``AllyManeuver`` per ally; ``EndPhase`` ends the turn.
+
+  One ``Attack`` command is one invasion (its battles, and the move-in after a conquest): when
+  it ends, a status die is rolled for the independent attacked and for an ally that attacked
+  (NAP-2PA-09).  Cards are drawn for own conquests only (NAP-2PA-13); whoever eliminates an
+  independent, with own or allied regiments, takes its cards (NAP-2PA-10), which count for the
+  DEC-03 trade after an elimination like a player's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import ClassVar
+
+import msgspec
+
+from risk_core.errors import RuleError
+from risk_core.model import (
+    AllyPlaced,
+    BattleFought,
+    Command,
+    DeckFormed,
+    Event,
+    FirstPlayerChosen,
+    GameStarted,
+    GameState,
+    Independents,
+    Phase,
+    Place,
+    PlayerEliminated,
+    Seat,
+    SeatInfo,
+    SetupPlaced,
+    TerritoriesDealt,
+    Trade,
+    TurnStarted,
+    command,
+    event,
+)
+from risk_core.rng import Rng
+from risk_core.rulesets.base import COLOURS, Emit, Option, RuleSet
+from risk_core.rulesets.napoleon import NAPOLEON_OPTIONS, Napoleon
+
+PLAYER_REGIMENTS = 36  # NAP-2P-02
+INDEPENDENT_REGIMENTS = 21
+PLAYER_CARDS = 10  # NAP-2P-03
+INDEPENDENT_CARDS = 7
+INDEPENDENTS = 4
+OWN_CHUNK = 3  # NAP-2P-06 / DEC-17: per placement turn
+INDEPENDENT_CHUNK = 2
+INFLUENCE_LOCK = 3  # NAP-2PA-04: an independent holding 3 cards takes no more
+
+
+# --------------------------------------------------------------------------- commands
+@command
+class GiveCard(Command, frozen=True, tag="give_card"):
+    """NAP-2PA-03: give ``card`` face down to ``independent`` (its seat): one step toward you."""
+
+    independent: Seat
+    card: int
+
+
+@command
+class ReinforceAlly(Command, frozen=True, tag="reinforce_ally"):
+    """NAP-2PA-06: roll a die for ``ally`` (its seat) once your own regiments are placed."""
+
+    ally: Seat
+
+
+@command
+class AllyManeuver(Command, frozen=True, tag="ally_maneuver"):
+    """NAP-2PA-12: an ally's free maneuver, along a chain of that ally's territories."""
+
+    origin: str
+    target: str
+    count: int
+
+
+@command
+class EndPhase(Command, frozen=True, tag="end_phase"):
+    """Close an optional step: stop influencing, or end the allies' maneuvers (and the turn)."""
+
+
+# --------------------------------------------------------------------------- events
+@event
+class CardGiven(Event, frozen=True, tag="card_given"):
+    seat: Seat
+    independent: Seat
+    card: int
+    ally_of: Seat | None  # the independent's status after the gift
+
+
+@event
+class InfluenceEnded(Event, frozen=True, tag="influence_ended"):
+    seat: Seat
+
+
+@event
+class AllyReinforcementChosen(Event, frozen=True, tag="ally_reinforcement_chosen"):
+    seat: Seat
+    ally: Seat
+
+
+@event
+class AllyReinforcementsRolled(Event, frozen=True, tag="ally_reinforcements_rolled"):
+    """One die per chosen ally: the regiments the mover now places on its territories."""
+
+    seat: Seat
+    allies: tuple[Seat, ...]
+    faces: tuple[int, ...]
+    rng: int
+    scripted: int = 0
+
+
+@event
+class StatusRolled(Event, frozen=True, tag="status_rolled"):
+    """NAP-2PA-09: 1–4 moves the independent one step away from the mover, 5–6 keeps it."""
+
+    seat: Seat
+    independent: Seat
+    face: int
+    ally_of: Seat | None  # the status after the roll
+    rng: int
+    scripted: int = 0
+
+
+@event
+class AllyManeuversOpened(Event, frozen=True, tag="ally_maneuvers_opened"):
+    """Combat and the mover's own maneuver are over; these allies may still move."""
+
+    seat: Seat
+    allies: tuple[Seat, ...]
+
+
+@event
+class AllyManeuvered(Event, frozen=True, tag="ally_maneuvered"):
+    seat: Seat
+    ally: Seat
+    origin: str
+    target: str
+    count: int
+
+
+# --------------------------------------------------------------------------- the rule set
+class Napoleon2P(Napoleon):
+    """NAPOLEON-2P: two players, four independent armies, passive or active."""
+
+    name = "napoleon-2p"
+    title = "Risk Napoléon for 2 players with four independent armies"
+    min_players = 2
+    max_players = 2
+    options: ClassVar[dict[str, Option]] = {
+        "independents": Option(
+            default="passive",
+            choices=("passive", "active"),
+            doc="NAP-2PP/NAP-2PA: passive independents only block (the opponent rolls their "
+            "defence); active ones can be won over with cards, are reinforced, attack and "
+            "maneuver for their ally and change sides on a status die after each invasion they "
+            "take part in (one attack command = one invasion).",
+        ),
+        "gift_to_own_ally": Option(
+            default=False,
+            doc="DEC-18 (active): every card given must move the independent one step toward "
+            "you, so none can be given to your own ally (true: allowed, the status stays and "
+            "the card counts toward the 3-card lock).",
+        ),
+        "ally_attacks_ally": Option(
+            default=False,
+            doc="DEC-19 (active): your allies attack only your opponent, the opponent's allies "
+            "and neutral independents (true: also your other allies, reading 'd'autres alliés "
+            "(mais d'une couleur différente)' as your own).  Never your territories; your own "
+            "regiments never attack your ally; the opponent defends every independent.",
+        ),
+        **NAPOLEON_OPTIONS,
+    }
+    elimination_trade_at = 6  # DEC-03, also for an independent's inherited cards
+
+    # ------------------------------------------------------------------ seats and state
+    def seats_for(self, players: Sequence[str | SeatInfo]) -> list[SeatInfo]:
+        """NAP-2P-01: the two players, then the four independents in the unused colours."""
+        seats = super().seats_for(players)
+        names = {s.name for s in seats}
+        used = {s.colour for s in seats}
+        for colour in [c for c in COLOURS if c not in used][:INDEPENDENTS]:
+            name = colour.capitalize()
+            if name in names:
+                name = f"{name} independents"
+            seats.append(SeatInfo(name=name, colour=colour, neutral=True))
+        return seats
+
+    def initial_state(self, ev: GameStarted) -> GameState:
+        state = super().initial_state(ev)
+        if ev.options.get("independents") == "active":
+            for p in state.players:
+                if p.neutral:
+                    p.ally_of = None  # NAP-2PA-01: every independent starts neutral
+        state.independents = Independents(quota=(0,) * len(state.players))
+        return state
+
+    def is_active(self, state: GameState) -> bool:
+        return state.options.get("independents") == "active"
+
+    def steps(self, state: GameState) -> Independents:
+        steps = state.independents
+        assert isinstance(steps, Independents), "not a napoleon-2p state"
+        return steps
+
+    def status(self, state: GameState, seat: Seat) -> Seat | None:
+        """The seat independent ``seat`` is allied to (None: neutral, or passive variant)."""
+        ally_of = state.players[seat].ally_of
+        return None if isinstance(ally_of, msgspec.UnsetType) else ally_of
+
+    def is_independent(self, state: GameState, seat: Seat) -> bool:
+        return seat >= 0 and state.players[seat].neutral
+
+    def independents_of(self, state: GameState) -> list[Seat]:
+        return [i for i, p in enumerate(state.players) if p.neutral and not p.eliminated]
+
+    def allies(self, state: GameState, seat: Seat) -> list[Seat]:
+        return [i for i in self.independents_of(state) if self.status(state, i) == seat]
+
+    def toward(self, state: GameState, independent: Seat, seat: Seat) -> Seat | None:
+        """NAP-2PA-03: one step toward ``seat`` (opponent's ally → neutral → ``seat``'s ally)."""
+        now = self.status(state, independent)
+        return seat if now is None or now == seat else None
+
+    def away(self, state: GameState, independent: Seat, seat: Seat) -> Seat | None:
+        """NAP-2PA-09: one step away (``seat``'s ally → neutral → opponent's ally, and stays)."""
+        return None if self.status(state, independent) == seat else self.opponent(state, seat)
+
+    # ------------------------------------------------------------------ setup
+    def starting_armies(self, state: GameState) -> int:
+        return PLAYER_REGIMENTS
+
+    def opening(self, state: GameState, emit: Emit) -> None:
+        """NAP-2P-03..06: deal the 48 territory cards, form the pile, roll who places first."""
+        n_seats, n = len(state.players), self.n_territories
+        counts = [INDEPENDENT_CARDS if p.neutral else PLAYER_CARDS for p in state.players]
+        rng = Rng(state.seed, state.rng)
+        owners = [-1] * n
+        left = list(counts)
+        seat = 0
+        for card in rng.shuffle(list(range(n))):  # jokers are the cards after the territories
+            while left[seat] == 0:
+                seat = (seat + 1) % n_seats
+            owners[card] = seat
+            left[seat] -= 1
+            seat = (seat + 1) % n_seats
+        stock = [INDEPENDENT_REGIMENTS if p.neutral else PLAYER_REGIMENTS for p in state.players]
+        emit(
+            TerritoriesDealt(
+                owners=tuple(owners),
+                armies=(1,) * n,
+                setup_left=tuple(s - c for s, c in zip(stock, counts, strict=True)),
+                rng=rng.counter,
+            )
+        )
+        rng = Rng(state.seed, state.rng)
+        deck = rng.shuffle(list(range(len(self.board.card_symbols))))  # NAP-2P-05: jokers back
+        emit(DeckFormed(deck=tuple(deck), rng=rng.counter))
+        self.choose_first_player(state, emit)  # NAP-2P-06: who places first
+
+    def open_placement_turn(self, state: GameState, seat: Seat) -> None:
+        """DEC-17: ``seat``'s placement turn (or the other player's, if ``seat``'s is empty)."""
+        for _ in range(2):
+            quota = tuple(
+                min(INDEPENDENT_CHUNK, left)
+                if p.neutral
+                else (min(OWN_CHUNK, left) if i == seat else 0)
+                for i, (p, left) in enumerate(zip(state.players, state.setup_left, strict=True))
+            )
+            if any(quota):
+                state.current = seat
+                state.independents = msgspec.structs.replace(self.steps(state), quota=quota)
+                return
+            seat = self.opponent(state, seat)
+        state.independents = msgspec.structs.replace(
+            self.steps(state), quota=(0,) * len(state.players)
+        )
+
+    def _setup_place(self, state: GameState, seat: Seat, t: int, count: int, emit: Emit) -> None:
+        """NAP-2P-06/DEC-17: own regiments first, then each independent's, within the quota."""
+        owner = state.owner[t]
+        quota = self.steps(state).quota
+        if owner != seat and not self.is_independent(state, owner):
+            raise RuleError("not_owner", f"{self.board.name(t)} belongs to your opponent.")
+        if owner != seat and quota[seat]:
+            raise RuleError(
+                "place_own_first",
+                f"Place your own {quota[seat]} regiments before the independents' (NAP-2P-06).",
+            )
+        if count > quota[owner]:
+            raise RuleError(
+                "not_enough_armies",
+                f"{state.players[owner].name} has {quota[owner]} more regiments to place in "
+                "this placement turn (DEC-17).",
+            )
+        emit(SetupPlaced(seat=owner, territory=self.board.territories[t].id, count=count))
+
+    def _on_setup_placed(self, state: GameState, ev: SetupPlaced) -> None:
+        state.armies[self.board.index[ev.territory]] += ev.count
+        state.setup_left[ev.seat] -= ev.count
+        quota = list(self.steps(state).quota)
+        quota[ev.seat] -= ev.count
+        state.independents = msgspec.structs.replace(self.steps(state), quota=tuple(quota))
+        if not any(quota):
+            self.open_placement_turn(state, self.opponent(state, state.current))
+
+    def _on_first(self, state: GameState, ev: FirstPlayerChosen) -> None:
+        RuleSet._on_first(self, state, ev)
+        if state.phase == "setup" and any(state.setup_left):
+            self.open_placement_turn(state, ev.seat)
+
+    # ------------------------------------------------------------------ turn start, influence
+    def _on_turn_started(self, state: GameState, ev: TurnStarted) -> None:
+        state.independents = Independents(quota=(0,) * len(state.players))
+        RuleSet._on_turn_started(self, state, ev)
+        if state.phase == "reinforce" and self.can_give(state, ev.seat):
+            state.phase = "influence"
+
+    def gift_error(self, state: GameState, seat: Seat, independent: Seat) -> RuleError | None:
+        """Why ``seat`` may not give a card to ``independent`` now (NAP-2PA-04, DEC-18)."""
+        if not 0 <= independent < len(state.players) or not self.is_independent(state, independent):
+            return RuleError("not_independent", f"Seat {independent} is not an independent army.")
+        p = state.players[independent]
+        if p.eliminated:
+            return RuleError("eliminated", f"{p.name} has been eliminated.")
+        if len(p.hand) >= INFLUENCE_LOCK:
+            return RuleError(
+                "influence_locked",
+                f"{p.name} already holds {INFLUENCE_LOCK} cards and cannot be influenced "
+                "(NAP-2PA-04).",
+            )
+        if self.status(state, independent) == seat and not state.options.get("gift_to_own_ally"):
+            return RuleError(
+                "already_allied",
+                f"{p.name} is already your ally: a gift must win it over (DEC-18).",
+            )
+        return None
+
+    def can_give(self, state: GameState, seat: Seat) -> bool:
+        if not self.is_active(state) or not state.players[seat].hand:
+            return False
+        return any(self.gift_error(state, seat, i) is None for i in self.independents_of(state))
+
+    def _give(self, state: GameState, cmd: GiveCard, emit: Emit) -> None:
+        self.require_active(state)
+        if state.phase != "influence":
+            raise RuleError(
+                "wrong_phase",
+                "Cards are given at the start of your turn, before any reinforcement (NAP-2PA-03).",
+            )
+        err = self.gift_error(state, cmd.seat, cmd.independent)
+        if err is not None:
+            raise err
+        if cmd.card not in state.players[cmd.seat].hand:
+            raise RuleError("not_in_hand", f"You do not hold card {cmd.card}.")
+        emit(
+            CardGiven(
+                seat=cmd.seat,
+                independent=cmd.independent,
+                card=cmd.card,
+                ally_of=self.toward(state, cmd.independent, cmd.seat),
+            )
+        )
+
+    def _on_card_given(self, state: GameState, ev: CardGiven) -> None:
+        state.players[ev.seat].hand.remove(ev.card)
+        state.players[ev.independent].hand.append(ev.card)
+        state.players[ev.independent].ally_of = ev.ally_of
+        if not self.can_give(state, ev.seat):
+            state.phase = "reinforce"
+
+    def end_influence(self, state: GameState, seat: Seat, emit: Emit) -> None:
+        """Any reinforcement command closes the influence step (NAP-2PA-02: gifts come first)."""
+        if state.phase == "influence":
+            emit(InfluenceEnded(seat=seat))
+
+    def _on_influence_ended(self, state: GameState, ev: InfluenceEnded) -> None:
+        state.phase = "reinforce"
+
+    def require_active(self, state: GameState) -> None:
+        if not self.is_active(state):
+            raise RuleError(
+                "passive_independents",
+                "Independents are passive in this game: they take no cards, never move and "
+                "never attack (NAP-2PP-02/04).",
+            )
+
+    # ------------------------------------------------------------------ reinforcements
+    def _trade_2p(self, state: GameState, cmd: Trade, emit: Emit) -> None:
+        self.end_influence(state, cmd.seat, emit)
+        self._trade(state, cmd, emit)
+
+    def _place_2p(self, state: GameState, cmd: Place, emit: Emit) -> None:
+        t = self.territory(cmd.territory)
+        if cmd.count < 1:
+            raise RuleError("bad_count", "Place at least 1 regiment.")
+        self.end_influence(state, cmd.seat, emit)
+        if state.phase == "ally_place":
+            self.place_for_ally(state, cmd.seat, t, cmd.count, emit)
+            return
+        last = (
+            state.phase == "reinforce"
+            and cmd.count == state.reserve
+            and state.owner[t] == cmd.seat
+            and not self.must_trade(state, cmd.seat)
+        )
+        if last and self.steps(state).chosen:
+            self.roll_ally_reinforcements(state, cmd.seat, emit)
+        self._place(state, cmd, emit)
+
+    def _reinforce_ally(self, state: GameState, cmd: ReinforceAlly, emit: Emit) -> None:
+        self.require_active(state)
+        self.end_influence(state, cmd.seat, emit)
+        if state.phase != "reinforce":
+            raise RuleError(
+                "wrong_phase",
+                "Choose the allies to reinforce before your last own regiment is placed "
+                "(NAP-2PA-06).",
+            )
+        if not 0 <= cmd.ally < len(state.players) or cmd.ally not in self.allies(state, cmd.seat):
+            raise RuleError("not_ally", f"Seat {cmd.ally} is not one of your allies.")
+        if cmd.ally in self.steps(state).chosen:
+            raise RuleError("already_chosen", "That ally's die will already be rolled.")
+        emit(AllyReinforcementChosen(seat=cmd.seat, ally=cmd.ally))
+
+    def _on_ally_chosen(self, state: GameState, ev: AllyReinforcementChosen) -> None:
+        steps = self.steps(state)
+        chosen = tuple(sorted((*steps.chosen, ev.ally)))
+        state.independents = msgspec.structs.replace(steps, chosen=chosen)
+
+    def roll_ally_reinforcements(self, state: GameState, seat: Seat, emit: Emit) -> None:
+        """NAP-2PA-06: one die per chosen ally, rolled after the mover's own placing."""
+        allies = self.steps(state).chosen
+        rng = Rng(state.seed, state.rng, state.dice_script)
+        faces = tuple(rng.die() for _ in allies)
+        emit(
+            AllyReinforcementsRolled(
+                seat=seat, allies=allies, faces=faces, rng=rng.counter, scripted=rng.scripted
+            )
+        )
+
+    def _on_ally_rolled(self, state: GameState, ev: AllyReinforcementsRolled) -> None:
+        self._consume(state, ev.rng, ev.scripted)
+        quota = [0] * len(state.players)
+        for ally, face in zip(ev.allies, ev.faces, strict=True):
+            quota[ally] = face
+        state.independents = msgspec.structs.replace(
+            self.steps(state), quota=tuple(quota), chosen=()
+        )
+
+    def after_reinforce_phase(self, state: GameState) -> Phase:
+        """The rolled allied reinforcements, if any, are placed next (NAP-2PA-06)."""
+        rolled = sum(self.steps(state).quota)
+        if rolled:
+            state.ally_reserve = rolled
+            return "ally_place"
+        return "attack"
+
+    def place_for_ally(self, state: GameState, seat: Seat, t: int, count: int, emit: Emit) -> None:
+        owner = state.owner[t]
+        left = self.steps(state).quota[owner] if self.is_independent(state, owner) else 0
+        if not left:
+            raise RuleError(
+                "not_owner", f"{self.board.name(t)} is not held by an ally you are reinforcing."
+            )
+        if count > left:
+            raise RuleError(
+                "not_enough_armies",
+                f"{state.players[owner].name} rolled {left} regiments still to place "
+                "(NAP-2PA-16: never more than the die shows).",
+            )
+        emit(AllyPlaced(seat=seat, territory=self.board.territories[t].id, count=count))
+
+    def _on_ally_placed(self, state: GameState, ev: AllyPlaced) -> None:
+        steps = self.steps(state)
+        quota = list(steps.quota)
+        quota[state.owner[self.board.index[ev.territory]]] -= ev.count
+        state.independents = msgspec.structs.replace(steps, quota=tuple(quota))
+        RuleSet._on_ally_placed(self, state, ev)
+
+    def to_act(self, state: GameState) -> Seat:
+        if state.phase == "ally_place":
+            return state.current  # NAP-2PA-15: the mover places its allies' regiments
+        return super().to_act(state)
+
+    # ------------------------------------------------------------------ combat
+    def attacker_owns(self, state: GameState, seat: Seat, origin: int) -> bool:
+        """NAP-2PA-07: you attack with your allies' regiments as if they were yours."""
+        owner = state.owner[origin]
+        return owner == seat or (
+            self.is_independent(state, owner) and self.status(state, owner) == seat
+        )
+
+    def attack_error(
+        self, state: GameState, seat: Seat, origin: int, target: int
+    ) -> RuleError | None:
+        """DEC-19: never against your own ally (nor, by default, one ally against another)."""
+        defender = state.owner[target]
+        if not self.is_independent(state, defender) or self.status(state, defender) != seat:
+            return None
+        if state.owner[origin] != seat and state.options.get("ally_attacks_ally"):
+            return None
+        return RuleError(
+            "attack_own_ally",
+            f"{self.board.name(target)} is held by your ally {state.players[defender].name} "
+            "(DEC-19).",
+        )
+
+    def defender_of(self, state: GameState, target: int) -> Seat:
+        """NAP-2PP-01/DEC-19: the opponent chooses the defence dice of every independent."""
+        owner = state.owner[target]
+        return self.opponent(state, state.current) if self.is_independent(state, owner) else owner
+
+    def eliminator(self, state: GameState, target: int) -> Seat:
+        """NAP-2PA-10: an ally's conquest is the mover's, who takes the loser's cards."""
+        return state.current
+
+    def _on_battle_2p(self, state: GameState, ev: BattleFought) -> None:
+        """Note the independents of this invasion: their status dice follow it (NAP-2PA-09)."""
+        if self.is_active(state):
+            idx = self.board.index
+            steps = self.steps(state)
+            rolls = list(steps.rolls)
+            for seat in (state.owner[idx[ev.origin]], state.owner[idx[ev.target]]):
+                if self.is_independent(state, seat) and seat not in rolls:
+                    rolls.append(seat)
+            state.independents = msgspec.structs.replace(steps, rolls=tuple(rolls))
+        self._on_battle(state, ev)
+
+    def _on_eliminated_2p(self, state: GameState, ev: PlayerEliminated) -> None:
+        steps = self.steps(state)
+        state.independents = msgspec.structs.replace(
+            steps, rolls=tuple(s for s in steps.rolls if s != ev.seat)
+        )
+        self._on_eliminated(state, ev)
+
+    def settle(self, state: GameState, emit: Emit) -> None:
+        """After an invasion (no defence or move-in pending): the status dice (NAP-2PA-09)."""
+        super().settle(state, emit)
+        if state.phase in ("attack", "elim_trade") and self.steps(state).rolls:
+            for independent in self.steps(state).rolls:
+                rng = Rng(state.seed, state.rng, state.dice_script)
+                face = rng.die()
+                emit(
+                    StatusRolled(
+                        seat=state.current,
+                        independent=independent,
+                        face=face,
+                        ally_of=self.away(state, independent, state.current)
+                        if face <= 4
+                        else self.status(state, independent),
+                        rng=rng.counter,
+                        scripted=rng.scripted,
+                    )
+                )
+            super().settle(state, emit)
+
+    def _on_status_rolled(self, state: GameState, ev: StatusRolled) -> None:
+        self._consume(state, ev.rng, ev.scripted)
+        state.players[ev.independent].ally_of = ev.ally_of
+        steps = self.steps(state)
+        state.independents = msgspec.structs.replace(
+            steps, rolls=tuple(s for s in steps.rolls if s != ev.independent)
+        )
+
+    # ------------------------------------------------------------------ maneuvers
+    def ally_moves(self, state: GameState, ally: Seat) -> Iterator[tuple[int, int]]:
+        """(origin, target) pairs of ``ally``'s free maneuver: a chain of its own territories."""
+        reach: dict[int, set[int]] = {}
+        for o, owner in enumerate(state.owner):
+            if owner != ally or state.armies[o] < 2:
+                continue
+            if o not in reach:
+                group = self.connected_own(state, ally, o)
+                for t in group:
+                    reach[t] = group
+            for t in sorted(reach[o] - {o}):
+                yield o, t
+
+    def movable_allies(self, state: GameState, seat: Seat) -> list[Seat]:
+        return [a for a in self.allies(state, seat) if next(self.ally_moves(state, a), None)]
+
+    def after_fortify(self, state: GameState, emit: Emit) -> None:
+        """NAP-2PA-12: after your own maneuver, one for each ally (if any can move)."""
+        allies = self.movable_allies(state, state.current) if self.is_active(state) else []
+        if allies:
+            emit(AllyManeuversOpened(seat=state.current, allies=tuple(allies)))
+        else:
+            self.end_turn(state, emit)
+
+    def _on_maneuvers_opened(self, state: GameState, ev: AllyManeuversOpened) -> None:
+        state.phase = "ally_maneuver"
+        state.independents = msgspec.structs.replace(self.steps(state), maneuvers=ev.allies)
+
+    def _ally_maneuver(self, state: GameState, cmd: AllyManeuver, emit: Emit) -> None:
+        self.require_active(state)
+        o, t = self.territory(cmd.origin), self.territory(cmd.target)
+        seat = cmd.seat
+        if state.phase == "attack":  # combat is over and the own maneuver is skipped
+            allies = self.movable_allies(state, seat)
+            if allies:
+                emit(AllyManeuversOpened(seat=seat, allies=tuple(allies)))
+        elif state.phase != "ally_maneuver":
+            raise RuleError("wrong_phase", f"Allies cannot maneuver in the {state.phase} phase.")
+        ally = state.owner[o]
+        if ally not in self.allies(state, seat):
+            raise RuleError("not_owner", f"{self.board.name(o)} is not held by one of your allies.")
+        if state.owner[t] != ally or o == t:
+            raise RuleError(
+                "not_owner", f"Move to another territory of {state.players[ally].name}."
+            )
+        if t not in self.connected_own(state, ally, o):
+            raise RuleError(
+                "not_connected",
+                f"{self.board.name(t)} cannot be reached from {self.board.name(o)} through "
+                f"{state.players[ally].name}'s territories (NAP-2PA-16).",
+            )
+        if not 1 <= cmd.count <= state.armies[o] - 1:
+            raise RuleError(
+                "not_enough_armies",
+                f"Move 1 to {state.armies[o] - 1} regiments (leave 1 in {self.board.name(o)}).",
+            )
+        if ally not in self.steps(state).maneuvers:
+            raise RuleError(
+                "maneuver_done",
+                f"{state.players[ally].name} has already maneuvered this turn (NAP-2PA-12).",
+            )
+        emit(
+            AllyManeuvered(
+                seat=seat, ally=ally, origin=cmd.origin, target=cmd.target, count=cmd.count
+            )
+        )
+        if not any(next(self.ally_moves(state, a), None) for a in self.steps(state).maneuvers):
+            self.end_turn(state, emit)
+
+    def _on_ally_maneuvered(self, state: GameState, ev: AllyManeuvered) -> None:
+        idx = self.board.index
+        state.armies[idx[ev.origin]] -= ev.count
+        state.armies[idx[ev.target]] += ev.count
+        steps = self.steps(state)
+        state.independents = msgspec.structs.replace(
+            steps, maneuvers=tuple(a for a in steps.maneuvers if a != ev.ally)
+        )
+
+    def _end_phase(self, state: GameState, cmd: EndPhase, emit: Emit) -> None:
+        if state.phase == "influence":
+            emit(InfluenceEnded(seat=cmd.seat))
+        elif state.phase == "ally_maneuver":
+            self.end_turn(state, emit)
+        else:
+            raise RuleError(
+                "wrong_phase", f"There is no optional step to end in the {state.phase} phase."
+            )
+
+    # ------------------------------------------------------------------ legal commands
+    def _legal_setup_2p(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        quota = self.steps(state).quota
+        ids = self.board.territories
+        armies = [seat] if quota[seat] else [i for i in range(len(quota)) if i != seat and quota[i]]
+        for army in armies:
+            for t in self.territories_of(state, army):
+                for k in range(1, quota[army] + 1):
+                    yield Place(seat=seat, territory=ids[t].id, count=k)
+
+    def _legal_influence(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        hand = sorted(state.players[seat].hand)
+        for i in self.independents_of(state):
+            if self.gift_error(state, seat, i) is None:
+                for card in hand:
+                    yield GiveCard(seat=seat, independent=i, card=card)
+        yield EndPhase(seat=seat)
+        yield from self._legal_reinforce_2p(state, seat)
+
+    def _legal_reinforce_2p(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        yield from self._legal_reinforce(state, seat)
+        chosen = self.steps(state).chosen
+        for ally in self.allies(state, seat):
+            if ally not in chosen:
+                yield ReinforceAlly(seat=seat, ally=ally)
+
+    def _legal_ally_place(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        quota = self.steps(state).quota
+        ids = self.board.territories
+        for t, owner in enumerate(state.owner):
+            if self.is_independent(state, owner):
+                for k in range(1, quota[owner] + 1):
+                    yield Place(seat=seat, territory=ids[t].id, count=k)
+
+    def _legal_ally_moves(self, state: GameState, allies: Sequence[Seat]) -> Iterator[Command]:
+        ids = self.board.territories
+        for ally in allies:
+            for o, t in self.ally_moves(state, ally):
+                for k in range(1, state.armies[o]):
+                    yield AllyManeuver(
+                        seat=state.current, origin=ids[o].id, target=ids[t].id, count=k
+                    )
+
+    def _legal_attack_2p(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        yield from self._legal_attack(state, seat)
+        if self.is_active(state):
+            yield from self._legal_ally_moves(state, self.movable_allies(state, seat))
+
+    def _legal_ally_maneuver(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        yield from self._legal_ally_moves(state, self.steps(state).maneuvers)
+        yield EndPhase(seat=seat)
+
+    COMMAND_HANDLERS: ClassVar[dict[type[Command], Callable[..., None]]] = {
+        **RuleSet.COMMAND_HANDLERS,
+        Place: _place_2p,
+        Trade: _trade_2p,
+        GiveCard: _give,
+        ReinforceAlly: _reinforce_ally,
+        AllyManeuver: _ally_maneuver,
+        EndPhase: _end_phase,
+    }
+    EVENT_HANDLERS: ClassVar[dict[type[Event], Callable[..., None]]] = {
+        **RuleSet.EVENT_HANDLERS,
+        FirstPlayerChosen: _on_first,
+        SetupPlaced: _on_setup_placed,
+        TurnStarted: _on_turn_started,
+        AllyPlaced: _on_ally_placed,
+        BattleFought: _on_battle_2p,
+        PlayerEliminated: _on_eliminated_2p,
+        CardGiven: _on_card_given,
+        InfluenceEnded: _on_influence_ended,
+        AllyReinforcementChosen: _on_ally_chosen,
+        AllyReinforcementsRolled: _on_ally_rolled,
+        StatusRolled: _on_status_rolled,
+        AllyManeuversOpened: _on_maneuvers_opened,
+        AllyManeuvered: _on_ally_maneuvered,
+    }
+    LEGAL: ClassVar[dict[str, Callable[..., Iterator[Command]]]] = {
+        **RuleSet.LEGAL,
+        "setup": _legal_setup_2p,
+        "influence": _legal_influence,
+        "reinforce": _legal_reinforce_2p,
+        "ally_place": _legal_ally_place,
+        "attack": _legal_attack_2p,
+        "ally_maneuver": _legal_ally_maneuver,
+    }

@@ -1,0 +1,609 @@
+"""Risk Napoléon for two teams (rulebook 000, NAP-TEAM-*): 4 or 6 players, first elimination wins.
+
+Seats alternate teams around the table (NAP-TEAM-01): seat ``i`` plays for team ``i % 2``.
+Teammates never attack each other (NAP-TEAM-08) and may move regiments into and through each
+other's territories (NAP-TEAM-09), so a territory can hold the regiments of several teammates.
+Such a territory is kept in ``GameState.stacks`` (seat -> regiments); ``owner`` is then its
+controller, the seat with strictly the most regiments, or -1 when the most are tied: nobody
+controls it (NAP-TEAM-04).  Income counts controlled territories only and an empire's bonus goes
+to a single controller of all of it (NAP-TEAM-05/06).  Card sets are worth the fixed 4/6/8/10
+(NAP-TEAM-07); the team shares one hand, passed at the end of a turn to the teammate who plays
+next (NAP-TEAM-10).  As soon as a player is eliminated, the other team wins (NAP-TEAM-02/11).
+
+Mixed territories follow DEC-20: reinforcements go only where the player has control (option
+``place_on_shared``: anywhere he has regiments); a player attacks from a territory with at
+least 2 of his own regiments, one of which stays; the defending team picks whose regiments
+defend each battle (``DesignateDefender``; by default the member with most regiments there),
+losses come from that member, and the territory falls only when no regiment of the defending
+team is left; a player may move all his regiments out of a territory a teammate still holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import ClassVar
+
+import msgspec
+
+from risk_core.errors import RuleError, SetupError
+from risk_core.model import (
+    ArmiesPlaced,
+    Attack,
+    BattleFought,
+    CardsTraded,
+    Command,
+    DefenceRequested,
+    Defend,
+    EndTurn,
+    Event,
+    Fortified,
+    Fortify,
+    GameState,
+    GameWon,
+    Occupied,
+    PendingAttack,
+    PendingOccupation,
+    Place,
+    PlayerEliminated,
+    Seat,
+    SeatInfo,
+    TerritoryConquered,
+    TurnEnded,
+    command,
+    event,
+)
+from risk_core.rng import Rng
+from risk_core.rulesets.base import Emit, Option, RuleSet
+from risk_core.rulesets.napoleon import NAPOLEON_OPTIONS, Napoleon
+from risk_core.rulesets.napoleon_mission import fixed_set_value
+
+TEAMS = 2
+PLAYER_COUNTS = (4, 6)  # NAP-TEAM-01: 2 v 2 or 3 v 3
+
+
+def stacks_of(state: GameState) -> dict[int, dict[int, int]]:
+    """The territories shared by teammates (read-only: projectors replace the whole dict)."""
+    return state.stacks if state.stacks else {}
+
+
+@command
+class DesignateDefender(Command, frozen=True, tag="designate_defender"):
+    """DEC-20: the asked defender hands this battle's defence to a teammate in the territory."""
+
+    member: Seat
+
+
+@event
+class DefenderDesignated(Event, frozen=True, tag="defender_designated"):
+    seat: Seat  # the teammate who was asked
+    member: Seat  # the teammate whose regiments defend this battle
+
+
+@event
+class HandPassed(Event, frozen=True, tag="hand_passed"):
+    """NAP-TEAM-10: the team's cards go to the teammate who plays next."""
+
+    seat: Seat
+    to: Seat
+    cards: tuple[int, ...]
+    team: tuple[Seat, ...]  # every seat of the team: who may see the cards
+
+
+TEAM_OPTIONS: dict[str, Option] = {
+    **NAPOLEON_OPTIONS,
+    "place_on_shared": Option(
+        default=False,
+        doc="DEC-20: reinforcements go only on territories you control (false), or also on a "
+        "territory shared with teammates where you have regiments but no control (true).",
+    ),
+}
+
+
+class NapoleonTeams(Napoleon):
+    """NAPOLEON-TEAMS: two alternating teams, shared territories and hand."""
+
+    name = "napoleon-teams"
+    title = "Risk Napoléon for two teams: first to eliminate an opponent (4 or 6 players)"
+    min_players = 4
+    max_players = 6
+    options: ClassVar[dict[str, Option]] = dict(TEAM_OPTIONS)
+
+    # ------------------------------------------------------------------ teams and stacks
+    def allows_players(self, n: int) -> bool:
+        return n in PLAYER_COUNTS
+
+    def seats_for(self, players: Sequence[str | SeatInfo]) -> list[SeatInfo]:
+        if len(players) not in PLAYER_COUNTS:
+            raise SetupError(
+                "bad_players",
+                f"{self.name} is for 4 or 6 players in two teams, not {len(players)}.",
+            )
+        return super().seats_for(players)
+
+    def team_of(self, state: GameState, seat: Seat) -> int:
+        return seat % TEAMS  # NAP-TEAM-01: teams alternate around the table
+
+    def teammates(self, state: GameState, seat: Seat) -> list[Seat]:
+        """``seat`` and its teammates, in seat order."""
+        return list(range(seat % TEAMS, len(state.players), TEAMS))
+
+    def occupants(self, state: GameState, t: int) -> Mapping[Seat, int]:
+        stack = stacks_of(state).get(t)
+        if stack is not None:
+            return stack
+        return super().occupants(state, t)
+
+    def units(self, state: GameState, seat: Seat, t: int) -> int:
+        """Regiments of ``seat`` in ``t``."""
+        stack = stacks_of(state).get(t)
+        if stack is not None:
+            return stack.get(seat, 0)
+        return state.armies[t] if state.owner[t] == seat else 0
+
+    def usable_armies(self, state: GameState, seat: Seat) -> list[int]:
+        return [self.units(state, seat, t) for t in range(self.n_territories)]
+
+    def side(self, state: GameState, t: int) -> int | None:
+        """The team with regiments in ``t`` (enemies never share a territory), or None."""
+        for seat in self.occupants(state, t):
+            return seat % TEAMS
+        return None
+
+    def movable(self, state: GameState, seat: Seat, t: int) -> int:
+        """Regiments ``seat`` may take out of ``t``: all of them if a teammate stays (DEC-20)."""
+        own = self.units(state, seat, t)
+        return own if len(self.occupants(state, t)) > 1 else own - 1
+
+    def has_units(self, state: GameState, seat: Seat) -> bool:
+        return any(self.units(state, seat, t) for t in range(self.n_territories))
+
+    def shift(self, state: GameState, t: int, seat: Seat, delta: int) -> None:
+        """Add ``delta`` regiments of ``seat`` to ``t`` and settle who controls it (NAP-TEAM-04).
+
+        A territory emptied by a battle stays recorded under the seat that lost it until it is
+        conquered, as in the other rule sets.
+        """
+        units = dict(self.occupants(state, t))
+        left = units.get(seat, 0) + delta
+        if left:
+            units[seat] = left
+        else:
+            units.pop(seat, None)
+        state.armies[t] += delta
+        stacks = stacks_of(state)
+        if len(units) > 1:
+            top = max(units.values())
+            leaders = [s for s, n in units.items() if n == top]
+            state.owner[t] = leaders[0] if len(leaders) == 1 else -1
+            # Replaced whole (copies of the state share it), in one canonical order.
+            state.stacks = dict(sorted({**stacks, t: dict(sorted(units.items()))}.items()))
+        else:
+            state.owner[t] = next(iter(units), seat)
+            if t in stacks:
+                state.stacks = {k: v for k, v in stacks.items() if k != t}
+
+    def check_invariants(self, state: GameState) -> list[str]:
+        """Stacks add up to the armies, hold one team only, and ``owner`` is their majority."""
+        problems = []
+        for t, units in stacks_of(state).items():
+            name = self.board.territories[t].id
+            if len(units) < 2 or min(units.values()) < 1:
+                problems.append(f"{name}: stack {units} is not a mix of teammates")
+            if sum(units.values()) != state.armies[t]:
+                problems.append(f"{name}: stack {units} does not add up to {state.armies[t]}")
+            if len({s % TEAMS for s in units}) != 1:
+                problems.append(f"{name}: enemies share it ({units})")
+            top = max(units.values())
+            leaders = [s for s, n in units.items() if n == top]
+            if state.owner[t] != (leaders[0] if len(leaders) == 1 else -1):
+                problems.append(f"{name}: owner {state.owner[t]} is not the majority of {units}")
+        return problems
+
+    # ------------------------------------------------------------------ cards
+    def set_value(self, state: GameState, cards: Sequence[int]) -> int | None:
+        """NAP-TEAM-07: the fixed values of Risk Mission, by symbols."""
+        if not self.is_set(cards):
+            return None
+        return fixed_set_value([self.board.card_symbols[c] for c in cards])
+
+    def end_turn(self, state: GameState, emit: Emit) -> None:
+        """NAP-TEAM-10: the drawn card joins the team hand, which goes to the next teammate."""
+        seat = state.current
+        if state.conquered:
+            self.draw_card(state, seat, emit)
+        hand = state.players[seat].hand
+        to = self.next_teammate(state, seat)
+        if hand and to != seat:
+            team = tuple(self.teammates(state, seat))
+            emit(HandPassed(seat=seat, to=to, cards=tuple(hand), team=team))
+        emit(TurnEnded(seat=seat))
+        self.start_next_turn(state, emit)
+
+    def next_teammate(self, state: GameState, seat: Seat) -> Seat:
+        n = len(state.players)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if s % TEAMS == seat % TEAMS and not state.players[s].eliminated:
+                return s
+        return seat
+
+    # ------------------------------------------------------------------ victory
+    def winner(self, state: GameState) -> GameWon | None:
+        """NAP-TEAM-02/11: the first elimination ends the game; the eliminator's team wins."""
+        for p in state.players:
+            if p.eliminated and p.eliminated_by is not None:
+                return GameWon(seat=p.eliminated_by, reason="team")
+        return None
+
+    # ------------------------------------------------------------------ placement
+    def may_place(self, state: GameState, seat: Seat, t: int) -> bool:
+        """DEC-20 (i): on territories the player controls (option: wherever he has regiments).
+
+        A player who controls no territory at all places where he has regiments: otherwise his
+        reinforcements (at least 3, NAP-10) could not be placed and the game would stall.
+        """
+        if state.owner[t] == seat:
+            return True
+        if not self.units(state, seat, t):
+            return False
+        return bool(state.options.get("place_on_shared")) or seat not in state.owner
+
+    def _place(self, state: GameState, cmd: Place, emit: Emit) -> None:
+        if state.phase not in ("reinforce", "elim_trade"):
+            RuleSet._place(self, state, cmd, emit)
+            return
+        t = self.territory(cmd.territory)
+        if cmd.count < 1:
+            raise RuleError("bad_count", "Place at least 1 army.")
+        if self.must_trade(state, cmd.seat):
+            raise RuleError(
+                "must_trade",
+                f"You hold {len(state.players[cmd.seat].hand)} cards: trade a set first.",
+            )
+        if not self.may_place(state, cmd.seat, t):
+            why = " (a tie: nobody controls it)" if state.owner[t] == -1 else ""
+            raise RuleError("not_owner", f"You do not control {self.board.name(t)}{why}.")
+        if cmd.count > state.reserve:
+            raise RuleError("not_enough_armies", f"You have only {state.reserve} armies to place.")
+        emit(ArmiesPlaced(seat=cmd.seat, territory=cmd.territory, count=cmd.count))
+
+    # ------------------------------------------------------------------ combat
+    def defender_of(self, state: GameState, target: int) -> Seat:
+        """DEC-20 (iii) default: the controller, else the lowest seat among the tied leaders."""
+        units = self.occupants(state, target)
+        return max(units, key=units.__getitem__)
+
+    def attack_options(self, state: GameState, seat: Seat) -> Iterator[tuple[int, int]]:
+        team = seat % TEAMS
+        for o in range(self.n_territories):
+            if self.units(state, seat, o) < 2:
+                continue
+            for t in self.board.neighbours[o]:
+                side = self.side(state, t)
+                if side is not None and side != team:
+                    yield o, t
+
+    def _attack(self, state: GameState, cmd: Attack, emit: Emit) -> None:
+        if state.phase != "attack":
+            RuleSet._attack(self, state, cmd, emit)  # the phase errors of every rule set
+            return
+        o, t = self.territory(cmd.origin), self.territory(cmd.target)
+        seat = cmd.seat
+        own = self.units(state, seat, o)
+        if own == 0:
+            raise RuleError("not_owner", f"You have no regiments in {self.board.name(o)}.")
+        if self.units(state, seat, t):
+            raise RuleError(
+                "own_territory", f"You cannot attack {self.board.name(t)}: you are there."
+            )
+        if self.side(state, t) == seat % TEAMS:
+            raise RuleError("teammate", f"{self.board.name(t)} belongs to your team (NAP-TEAM-08).")
+        if not self.board.adjacent(o, t):
+            raise RuleError(
+                "not_adjacent", f"{self.board.name(o)} does not border {self.board.name(t)}."
+            )
+        if own < 2:
+            raise RuleError(
+                "not_enough_armies",
+                f"You need at least 2 of your own regiments in {self.board.name(o)} to attack.",
+            )
+        if not 1 <= cmd.dice <= min(3, own - 1):
+            raise RuleError("too_many_dice", f"Attack with 1 to {min(3, own - 1)} dice.")
+        if cmd.stop_at < 1:
+            raise RuleError("bad_count", "stop_at must be at least 1.")
+        order = PendingAttack(
+            defender=self.defender_of(state, t),
+            origin=o,
+            target=t,
+            dice=cmd.dice,
+            until=cmd.until,
+            stop_at=cmd.stop_at,
+            move=cmd.move,
+        )
+        self.fight(state, order, None, emit)
+
+    def _defend(self, state: GameState, cmd: Defend, emit: Emit) -> None:
+        order = state.attack
+        if state.phase != "defend" or order is None:
+            raise RuleError("wrong_phase", "No attack is waiting for your defence.")
+        most = min(2, self.units(state, order.defender, order.target))
+        if not 1 <= cmd.dice <= most:
+            raise RuleError("too_many_dice", f"Defend with 1 to {most} dice.")
+        self.fight(state, order, cmd.dice, emit)
+
+    def _designate(self, state: GameState, cmd: DesignateDefender, emit: Emit) -> None:
+        """DEC-20 (iii): the defending team chooses whose regiments defend this battle."""
+        order = state.attack
+        if state.phase != "defend" or order is None:
+            raise RuleError("wrong_phase", "No attack is waiting for your defence.")
+        t = order.target
+        if order.defender != self.defender_of(state, t):
+            raise RuleError("already_designated", "This battle's defender is already chosen.")
+        member = cmd.member
+        if (
+            member == cmd.seat
+            or not 0 <= member < len(state.players)
+            or member % TEAMS != cmd.seat % TEAMS
+            or not self.units(state, member, t)
+        ):
+            raise RuleError(
+                "not_a_defender",
+                f"Seat {member} is not a teammate with regiments in {self.board.name(t)}.",
+            )
+        emit(DefenderDesignated(seat=cmd.seat, member=member))
+
+    def fight(
+        self, state: GameState, order: PendingAttack, defence: int | None, emit: Emit
+    ) -> None:
+        """CORE battles where each side fights with one seat's regiments (DEC-20 ii/iii)."""
+        o, t = order.origin, order.target
+        origin_id, target_id = self.board.territories[o].id, self.board.territories[t].id
+        seat = state.current
+        while True:
+            member = order.defender
+            a = min(order.dice, self.units(state, seat, o) - 1)
+            most = min(2, self.units(state, member, t))
+            if defence is None:
+                if state.players[member].policy == "ask":
+                    emit(
+                        DefenceRequested(
+                            seat=member,
+                            origin=origin_id,
+                            target=target_id,
+                            dice=order.dice,
+                            until=order.until,
+                            stop_at=order.stop_at,
+                            move=order.move,
+                        )
+                    )
+                    return
+                defence = most
+            d = min(defence, most)
+            rng = Rng(state.seed, state.rng, state.dice_script)
+            attack = sorted(rng.dice(a), reverse=True)
+            guard = sorted(rng.dice(d), reverse=True)
+            d_loss = sum(1 for x, y in zip(attack, guard, strict=False) if x > y)
+            emit(
+                BattleFought(
+                    seat=seat,
+                    origin=origin_id,
+                    target=target_id,
+                    defender=member,
+                    attack=tuple(attack),
+                    defence=tuple(guard),
+                    attacker_losses=min(a, d) - d_loss,
+                    defender_losses=d_loss,
+                    rng=rng.counter,
+                    scripted=rng.scripted,
+                )
+            )
+            if state.armies[t] == 0:
+                self.conquer(state, order, a, emit)
+                return
+            if not self.has_units(state, member):  # NAP-TEAM-11: checked after every battle
+                emit(
+                    PlayerEliminated(seat=member, by=seat, cards=tuple(state.players[member].hand))
+                )
+                return
+            if order.until == "once" or self.units(state, seat, o) <= max(order.stop_at, 1):
+                return
+            defence = None
+            order = msgspec.structs.replace(order, defender=self.defender_of(state, t))
+
+    def conquer(self, state: GameState, order: PendingAttack, dice: int, emit: Emit) -> None:
+        o, t = order.origin, order.target
+        seat = state.current
+        previous = state.owner[t]  # the member whose last regiments there just fell
+        emit(
+            TerritoryConquered(
+                seat=seat,
+                origin=self.board.territories[o].id,
+                target=self.board.territories[t].id,
+                previous=previous,
+                min=dice,
+                max=self.movable(state, seat, o),
+            )
+        )
+        if not self.has_units(state, previous):
+            emit(
+                PlayerEliminated(seat=previous, by=seat, cards=tuple(state.players[previous].hand))
+            )
+        occ = state.occupation
+        if occ is not None and order.move is not None:
+            emit(self._occupied(state, seat, occ, max(occ.min, min(occ.max, order.move))))
+
+    # ------------------------------------------------------------------ the maneuver
+    def fortify_reachable(self, state: GameState, seat: Seat, origin: int, target: int) -> bool:
+        return target != origin and target in self.team_region(state, seat, origin)
+
+    def team_region(self, state: GameState, seat: Seat, origin: int) -> set[int]:
+        """NAP-TEAM-09: territories reachable through ones holding regiments of the team."""
+        team = seat % TEAMS
+        seen = {origin}
+        stack = [origin]
+        while stack:
+            for n in self.board.neighbours[stack.pop()]:
+                if n not in seen and self.side(state, n) == team:
+                    seen.add(n)
+                    stack.append(n)
+        return seen
+
+    def fortify_options(self, state: GameState, seat: Seat) -> Iterator[tuple[int, int]]:
+        regions: dict[int, set[int]] = {}  # one search per connected group of team territories
+        for o in range(self.n_territories):
+            if self.movable(state, seat, o) < 1:
+                continue
+            if o not in regions:
+                region = self.team_region(state, seat, o)
+                for t in region:
+                    regions[t] = region
+            for t in sorted(regions[o] - {o}):
+                yield o, t
+
+    def _fortify(self, state: GameState, cmd: Fortify, emit: Emit) -> None:
+        if state.phase != "attack":
+            raise RuleError("wrong_phase", f"You cannot fortify in the {state.phase} phase.")
+        o, t = self.territory(cmd.origin), self.territory(cmd.target)
+        seat = cmd.seat
+        if not self.units(state, seat, o):
+            raise RuleError("not_owner", f"You have no regiments in {self.board.name(o)}.")
+        if self.side(state, t) != seat % TEAMS:
+            raise RuleError(
+                "not_owner",
+                f"Move to a territory where you or a teammate have regiments (NAP-TEAM-09), "
+                f"not {self.board.name(t)}.",
+            )
+        if o == t:
+            raise RuleError("bad_count", "Fortify to a different territory.")
+        if not self.fortify_reachable(state, seat, o, t):
+            raise RuleError(
+                "not_connected",
+                f"{self.board.name(t)} cannot be reached from {self.board.name(o)} through "
+                "your team's territories.",
+            )
+        most = self.movable(state, seat, o)
+        if not 1 <= cmd.count <= most:
+            raise RuleError(
+                "not_enough_armies",
+                f"Move 1 to {most} of your regiments out of {self.board.name(o)}.",
+            )
+        emit(Fortified(seat=seat, origin=cmd.origin, target=cmd.target, count=cmd.count))
+        self.after_fortify(state, emit)
+
+    # ------------------------------------------------------------------ legal commands
+    def _legal_reinforce(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        yield from self._legal_trades(state, seat)
+        if self.must_trade(state, seat):
+            return
+        ids = self.board.territories
+        for t in range(self.n_territories):
+            if self.may_place(state, seat, t):
+                for k in range(1, state.reserve + 1):
+                    yield Place(seat=seat, territory=ids[t].id, count=k)
+
+    def _legal_attack(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        ids = self.board.territories
+        if state.may_trade:
+            yield from self._legal_trades(state, seat)
+        for o, t in self.attack_options(state, seat):
+            for d in range(1, min(3, self.units(state, seat, o) - 1) + 1):
+                yield Attack(seat=seat, origin=ids[o].id, target=ids[t].id, dice=d)
+        for o, t in self.fortify_options(state, seat):
+            for k in range(1, self.movable(state, seat, o) + 1):
+                yield Fortify(seat=seat, origin=ids[o].id, target=ids[t].id, count=k)
+        yield EndTurn(seat=seat)
+
+    def _legal_defend(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        order = state.attack
+        assert order is not None
+        t = order.target
+        for d in range(1, min(2, self.units(state, seat, t)) + 1):
+            yield Defend(seat=seat, dice=d)
+        if seat == self.defender_of(state, t):
+            for member in self.occupants(state, t):
+                if member != seat:
+                    yield DesignateDefender(seat=seat, member=member)
+
+    # ------------------------------------------------------------------ projector
+    def _on_placed(self, state: GameState, ev: ArmiesPlaced) -> None:
+        self.shift(state, self.board.index[ev.territory], ev.seat, ev.count)
+        state.reserve -= ev.count
+        if state.reserve == 0 and not self.must_trade(state, ev.seat):
+            state.phase = (
+                self.after_reinforce_phase(state) if state.phase == "reinforce" else "attack"
+            )
+
+    def _on_traded(self, state: GameState, ev: CardsTraded) -> None:
+        RuleSet._on_traded(self, state, ev)
+        for name in ev.bonus:  # DEC-22 option: the bonus regiments are the trader's
+            t = self.board.index[name]
+            state.armies[t] -= ev.bonus_each
+            self.shift(state, t, ev.seat, ev.bonus_each)
+
+    def _on_battle(self, state: GameState, ev: BattleFought) -> None:
+        self._consume(state, ev.rng, ev.scripted)
+        idx = self.board.index
+        self.shift(state, idx[ev.origin], ev.seat, -ev.attacker_losses)
+        self.shift(state, idx[ev.target], ev.defender, -ev.defender_losses)
+        state.attack = None
+        state.phase = "attack"
+
+    def _on_defender_designated(self, state: GameState, ev: DefenderDesignated) -> None:
+        assert state.attack is not None
+        state.attack = msgspec.structs.replace(state.attack, defender=ev.member)
+
+    def _on_conquered(self, state: GameState, ev: TerritoryConquered) -> None:
+        idx = self.board.index
+        o, t = idx[ev.origin], idx[ev.target]
+        self.shift(state, o, ev.seat, -ev.min)
+        state.owner[t] = ev.seat  # the battle that emptied it removed any stack
+        state.armies[t] = ev.min
+        state.conquered = True
+        if ev.max > ev.min:
+            state.phase = "occupy"
+            state.occupation = PendingOccupation(origin=o, target=t, min=ev.min, max=ev.max)
+        else:
+            self._after_occupation(state)
+
+    def _on_occupied(self, state: GameState, ev: Occupied) -> None:
+        idx = self.board.index
+        self.shift(state, idx[ev.origin], ev.seat, -ev.extra)
+        self.shift(state, idx[ev.target], ev.seat, ev.extra)
+        state.occupation = None
+        self._after_occupation(state)
+
+    def _on_fortified(self, state: GameState, ev: Fortified) -> None:
+        idx = self.board.index
+        self.shift(state, idx[ev.origin], ev.seat, -ev.count)
+        self.shift(state, idx[ev.target], ev.seat, ev.count)
+
+    def _on_hand_passed(self, state: GameState, ev: HandPassed) -> None:
+        state.players[ev.seat].hand = []
+        state.players[ev.to].hand.extend(ev.cards)
+
+    COMMAND_HANDLERS: ClassVar[dict[type[Command], Callable[..., None]]] = {
+        **RuleSet.COMMAND_HANDLERS,
+        Place: _place,
+        Attack: _attack,
+        Defend: _defend,
+        DesignateDefender: _designate,
+        Fortify: _fortify,
+    }
+    EVENT_HANDLERS: ClassVar[dict[type[Event], Callable[..., None]]] = {
+        **RuleSet.EVENT_HANDLERS,
+        ArmiesPlaced: _on_placed,
+        CardsTraded: _on_traded,
+        BattleFought: _on_battle,
+        DefenderDesignated: _on_defender_designated,
+        TerritoryConquered: _on_conquered,
+        Occupied: _on_occupied,
+        Fortified: _on_fortified,
+        HandPassed: _on_hand_passed,
+    }
+    LEGAL: ClassVar[dict[str, Callable[..., Iterator[Command]]]] = {
+        **RuleSet.LEGAL,
+        "reinforce": _legal_reinforce,
+        "elim_trade": _legal_reinforce,
+        "attack": _legal_attack,
+        "defend": _legal_defend,
+    }

@@ -1,0 +1,499 @@
+"""Audit: re-execute a recorded game and check that it gives back every recorded event.
+
+The recorded history is a list of records (``GameRecord``: a command and the events it caused).
+The audit starts again from the seed and replays the *commands*:
+
+1. **Rules and board** — the engine version and board content hash in ``game_started`` must be
+   this installation's (or be upcast, ``risk_service.versions``), else ``version_mismatch``.
+2. **Seed** — the seeds revealed by ``seed_revealed`` when the game ended, or, before that, the
+   seeds stored in the history itself (an owner's audit: the store holds them).  The seed must
+   match the commitment published in ``game_started`` (``seed_commitment(game_id, seed)``, with
+   the id *in that event*: a branch or an import keeps its parent's), and each branch reseed its
+   own (``risk_service.history.reseed_commitment``).
+3. **Events** — the opening is derived again with ``risk_core.start`` from the seats, options
+   and seed of ``game_started``; then every record's command is decided again on the state the
+   verified events give.  Each resulting event must equal the recorded one byte for byte
+   (``risk_core.encode``).  The first difference stops the audit and is reported with its
+   version, the expected and recorded events and the command.
+
+Records without a command that the audit cannot re-derive are applied as given and listed in
+``given``: a scenario's opening (``position_set``) and a branch's ``branched`` record (with its
+``dice_reseeded`` or ``dice_scripted``).  A branch may cut a command's events short: the record
+before a ``branched`` one may then be a prefix of what its command gives.  When the parent is at
+hand (``parent_events``), the branch's copied events are compared with the parent's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, NoReturn
+
+import msgspec
+
+import risk_core
+from risk_core import Event, GameState, RiskError
+from risk_core.model import (
+    Branched,
+    Command,
+    DiceReseeded,
+    DiceScripted,
+    GameStarted,
+    PositionSet,
+    SeedRevealed,
+)
+from risk_core.rng import seed_commitment
+from risk_service import versions
+from risk_service.history import reseed_commitment
+from risk_service.store import GameRecord, GameService
+
+JsonDict = dict[str, Any]
+ParentEvents = Callable[[str, int], list[Event] | None]  # (parent id, n) → its first n, or None
+
+
+class Check(msgspec.Struct, frozen=True):
+    name: str
+    ok: bool
+    detail: str
+
+
+class Divergence(msgspec.Struct, frozen=True):
+    """The first recorded event that re-execution does not give back."""
+
+    version: int  # of the recorded (or missing) event
+    record: int  # index of its record (0: the opening)
+    index: int  # its place in the record (0: the record's first event)
+    reason: str
+    command: JsonDict | None  # the record's command (None: the opening or a given record)
+    expected: JsonDict | None  # what re-execution gives (None: nothing more)
+    recorded: JsonDict | None  # what the history holds (None: nothing more)
+    fields: list[str]  # top-level fields that differ
+
+
+class AuditReport(msgspec.Struct):
+    game_id: str
+    ok: bool
+    ruleset: str
+    board: str
+    board_hash: str
+    engine: str
+    events: int  # recorded
+    commands: int
+    verified: int  # events reproduced before the first divergence (all of them when ok)
+    seed_source: Literal["revealed", "stored"]
+    checks: list[Check]
+    given: list[str]  # records applied as given, described
+    divergence: Divergence | None = None
+
+
+def audit_game(
+    service: GameService, game_id: str, *, progress: Callable[[int], None] | None = None
+) -> AuditReport:
+    """Audit a stored game (its parent, when a branch's is in the same store, is compared)."""
+    return audit(
+        service.records(game_id),
+        game_id=game_id,
+        parent_events=store_parent(service),
+        progress=progress,
+    )
+
+
+def store_parent(service: GameService) -> ParentEvents:
+    def parent_events(parent: str, n: int) -> list[Event] | None:
+        try:
+            return service.events(parent, upto=n)
+        except RiskError:  # not in this store, or shorter: reported as not compared
+            return None
+
+    return parent_events
+
+
+def audit(
+    records: Sequence[GameRecord],
+    *,
+    game_id: str,
+    parent_events: ParentEvents | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> AuditReport:
+    """Re-execute ``records`` (see the module's documentation); ``progress`` gets the number of
+    events checked since its previous call."""
+    upcast = versions.mismatch(versions.opening_of(records)) is not None
+    pinned = versions.pinned(records, game_id)  # version_mismatch, before anything else
+    return _Auditor(pinned, game_id, parent_events, progress, upcast=upcast).run()
+
+
+class _Stop(Exception):
+    """The first divergence: the audit stops there."""
+
+    def __init__(self, divergence: Divergence) -> None:
+        self.divergence = divergence
+
+
+class _Auditor:
+    def __init__(
+        self,
+        records: list[GameRecord],
+        game_id: str,
+        parent_events: ParentEvents | None,
+        progress: Callable[[int], None] | None,
+        *,
+        upcast: bool,
+    ) -> None:
+        self.records = records
+        self.game_id = game_id
+        self.parent_events = parent_events
+        self.progress = progress or (lambda n: None)
+        self.started = versions.opening_of(records)
+        self.checks: list[Check] = []
+        self.given: list[str] = []
+        self.verified = 0
+        self.upcast = upcast
+        stored = [self.started.seed]
+        revealed: SeedRevealed | None = None
+        self.reveal_version = 0
+        version = 0
+        for record in records:
+            for ev in record.events:
+                version += 1
+                if isinstance(ev, DiceReseeded):
+                    stored.append(ev.seed)
+                elif isinstance(ev, SeedRevealed) and revealed is None:
+                    revealed, self.reveal_version = ev, version
+        self.stored_seeds = stored
+        self.revealed = list(revealed.seeds) if revealed is not None else None
+        self.seeds = self.revealed if self.revealed is not None else stored  # see _choose_seeds
+        self.seed_source: Literal["revealed", "stored"] = "revealed" if revealed else "stored"
+        self.reseeds = 0
+        self.state: GameState | None = None
+
+    # ------------------------------------------------------------------ driver
+    def run(self) -> AuditReport:
+        s = self.started
+        self.checks.append(
+            Check(
+                "rules",
+                True,
+                f"{s.ruleset} on board {s.board} ({s.board_hash}), engine {s.engine}"
+                + (": upcast to this engine" if self.upcast else ": as recorded"),
+            )
+        )
+        divergence = None
+        try:
+            self._opening()
+            version = len(self.records[0].events)
+            for i in range(1, len(self.records)):
+                record = self.records[i]
+                if record.command is None:
+                    self._given(i, version)
+                else:
+                    self._command(i, version)
+                version += len(record.events)
+        except _Stop as stop:
+            divergence = stop.divergence
+        total = sum(len(r.events) for r in self.records)
+        self.checks.append(self._seed_check())
+        self.checks.append(
+            Check(
+                "events",
+                divergence is None,
+                f"{self.verified} of {total} events reproduced byte for byte"
+                + ("" if divergence is None else f"; version {divergence.version} differs"),
+            )
+        )
+        return AuditReport(
+            game_id=self.game_id,
+            ok=divergence is None and all(c.ok for c in self.checks),
+            ruleset=s.ruleset,
+            board=s.board,
+            board_hash=s.board_hash,
+            engine=s.engine,
+            events=total,
+            commands=sum(1 for r in self.records if r.command is not None),
+            verified=self.verified,
+            seed_source=self.seed_source,
+            checks=self.checks,
+            given=self.given,
+            divergence=divergence,
+        )
+
+    def _seed_check(self) -> Check:
+        if self.revealed is None:
+            return Check(
+                "seed",
+                True,
+                "not revealed yet: the seed stored with the history was used (an owner's audit)",
+            )
+        same = self.revealed == self.stored_seeds
+        return Check(
+            "seed",
+            same,
+            f"revealed at version {self.reveal_version}"
+            + ("; the history used these seeds" if same else "; the history used other seeds"),
+        )
+
+    def _choose_seeds(self, s: GameStarted) -> None:
+        """Re-execute with the revealed seeds, unless only the stored opening seed matches the
+        commitment: the reveal is then what was altered, and re-execution reaches it."""
+        if self.revealed is None or self.revealed[:1] == [s.seed]:
+            return
+        committed = bool(s.commitment or s.game_id)
+
+        def matches(seed: int) -> bool:
+            return seed_commitment(s.game_id, seed) == s.commitment
+
+        if committed and not matches(self.revealed[0]):
+            if matches(s.seed):
+                self.seeds = self.stored_seeds
+            return  # else neither matches: the commitment check fails
+        self._check_commitment(s, self.revealed[0])
+        self._stop(
+            1,
+            0,
+            0,
+            f"game_started holds seed {s.seed}, not the revealed {self.revealed[0]}",
+            None,
+            msgspec.structs.replace(s, seed=self.revealed[0]),
+            s,
+        )
+
+    # ------------------------------------------------------------------ records
+    def _opening(self) -> None:
+        record = self.records[0]
+        s = self.started
+        self._choose_seeds(s)
+        self._check_commitment(s, self.seeds[0])
+        if any(isinstance(ev, PositionSet) for ev in record.events):
+            self.given.append(
+                f"versions 1-{len(record.events)}: a scenario's opening (position_set), "
+                "applied as given"
+            )
+            self._accept(record.events)
+            return
+        faces: tuple[int, ...] = ()
+        if len(record.events) > 1 and isinstance(record.events[1], DiceScripted):
+            faces = record.events[1].faces
+            self.given.append(f"version 2: a dice script of {len(faces)} faces, applied as given")
+        try:
+            expected = risk_core.start(
+                s.ruleset,
+                [p for p in s.players if not p.neutral],  # the rule set seats its neutrals
+                seed=self.seeds[0],
+                options=dict(s.options),
+                dice=faces,
+                game_id=s.game_id,
+            )
+        except RiskError as e:
+            self._stop(1, 0, 0, f"the opening cannot be derived again: {e.message}", None, None, s)
+        self._compare(0, 0, None, expected, record.events)
+
+    def _command(self, i: int, before: int) -> None:
+        record = self.records[i]
+        assert record.command is not None and self.state is not None
+        try:
+            expected = risk_core.decide(self.state, record.command)
+        except RiskError as e:
+            self._stop(
+                before + 1,
+                i,
+                0,
+                f"the recorded command is rejected: {e.message} [{e.code}]",
+                record.command,
+                None,
+                record.events[0] if record.events else None,
+            )
+        self._compare(i, before, record.command, expected, record.events)
+
+    def _given(self, i: int, before: int) -> None:
+        """A record without a command after the opening: a branch point."""
+        record = self.records[i]
+        for k, ev in enumerate(record.events):
+            version = before + k + 1
+            if k == 0 and isinstance(ev, Branched):
+                if ev.version != before:
+                    self._stop(
+                        version,
+                        i,
+                        k,
+                        f"branched claims {ev.version} events before it, not {before}",
+                        None,
+                        None,
+                        ev,
+                    )
+                self._compare_parent(ev)
+                self.given.append(
+                    f"version {version}: branched from {ev.parent} after version {ev.version}, "
+                    "applied as given"
+                )
+            elif k > 0 and isinstance(ev, DiceReseeded):
+                self._check_reseed(i, k, version, ev, record.events[0])
+                self.given.append(
+                    f"version {version}: a new dice seed (commitment {ev.commitment}), applied "
+                    "as given"
+                )
+            elif k > 0 and isinstance(ev, DiceScripted):
+                self.given.append(
+                    f"version {version}: a dice script of {len(ev.faces)} faces, applied as given"
+                )
+            else:
+                self._stop(
+                    version,
+                    i,
+                    k,
+                    f"a {_tag(ev)} event in a record without a command (only a branch point is)",
+                    None,
+                    None,
+                    ev,
+                )
+            self._accept([ev])
+
+    # ------------------------------------------------------------------ checks
+    def _check_commitment(self, s: GameStarted, seed: int) -> None:
+        if not s.commitment and not s.game_id:
+            self.checks.append(
+                Check("commitment", True, "none: a game without an id publishes no commitment")
+            )
+            return
+        expected = seed_commitment(s.game_id, seed)
+        if s.commitment != expected:
+            self.checks.append(
+                Check("commitment", False, f"game_started: {s.commitment or 'none'}")
+            )
+            self._stop(
+                1,
+                0,
+                0,
+                f"the commitment does not match seed_commitment({s.game_id!r}, seed) = {expected}",
+                None,
+                msgspec.structs.replace(s, commitment=expected),
+                s,
+            )
+        self.checks.append(
+            Check("commitment", True, f"game_started commits to the seed as {s.game_id!r}")
+        )
+
+    def _check_reseed(self, i: int, k: int, version: int, ev: DiceReseeded, head: Event) -> None:
+        self.reseeds += 1
+        if self.revealed is not None and (
+            self.reseeds >= len(self.seeds) or self.seeds[self.reseeds] != ev.seed
+        ):
+            self._stop(
+                version, i, k, "this seed is not the one revealed at the end", None, None, ev
+            )
+        assert isinstance(head, Branched)
+        expected = reseed_commitment(head.parent, head.version, ev.seed)
+        ok = ev.commitment == expected
+        self.checks.append(Check("commitment", ok, f"version {version}: the branch's new seed"))
+        if not ok:
+            self._stop(
+                version,
+                i,
+                k,
+                f"the commitment does not match the seed (expected {expected})",
+                None,
+                msgspec.structs.replace(ev, commitment=expected),
+                ev,
+            )
+
+    def _compare_parent(self, ev: Branched) -> None:
+        theirs = self.parent_events(ev.parent, ev.version) if self.parent_events else None
+        if theirs is None:
+            self.checks.append(
+                Check("parent", True, f"{ev.parent} is not at hand: the copy was not compared")
+            )
+            return
+        ours = [e for r in self.records for e in r.events][: ev.version]
+        for v, (x, y) in enumerate(zip(ours, theirs, strict=True), start=1):
+            if risk_core.encode(x) != risk_core.encode(y):
+                self.checks.append(
+                    Check("parent", False, f"version {v} differs from {ev.parent}'s")
+                )
+                return
+        self.checks.append(
+            Check("parent", True, f"the first {ev.version} events are {ev.parent}'s")
+        )
+
+    # ------------------------------------------------------------------ comparison
+    def _compare(
+        self,
+        i: int,
+        before: int,
+        command: Command | None,
+        expected: Sequence[Event],
+        recorded: Sequence[Event],
+    ) -> None:
+        for k in range(max(len(expected), len(recorded))):
+            want = expected[k] if k < len(expected) else None
+            got = recorded[k] if k < len(recorded) else None
+            if want is None:
+                self._stop(
+                    before + k + 1, i, k, "an event the command does not give", command, None, got
+                )
+            if got is None:
+                if self._cut_by_branch(i):
+                    self.given.append(
+                        f"version {before + k}: a branch point cuts this record after {k} of "
+                        f"its {len(expected)} events"
+                    )
+                    return
+                self._stop(
+                    before + k + 1, i, k, "an event missing from the record", command, want, None
+                )
+            assert want is not None and got is not None
+            if risk_core.encode(want) != risk_core.encode(got):
+                self._stop(before + k + 1, i, k, "the event differs", command, want, got)
+            self._accept([got])
+
+    def _cut_by_branch(self, i: int) -> bool:
+        following = self.records[i + 1] if i + 1 < len(self.records) else None
+        return (
+            following is not None
+            and following.command is None
+            and bool(following.events)
+            and isinstance(following.events[0], Branched)
+        )
+
+    def _accept(self, events: Sequence[Event]) -> None:
+        for ev in events:
+            if self.state is None:
+                self.state = risk_core.replay([ev])
+            else:
+                risk_core.apply_in_place(self.state, (ev,))
+        self.verified += len(events)
+        self.progress(len(events))
+
+    def _stop(
+        self,
+        version: int,
+        record: int,
+        index: int,
+        reason: str,
+        command: Command | None,
+        expected: Event | None,
+        recorded: Event | None,
+    ) -> NoReturn:
+        want, got = _plain(expected), _plain(recorded)
+        fields = (
+            sorted(k for k in {*want, *got} if want.get(k) != got.get(k))
+            if isinstance(want, dict) and isinstance(got, dict)
+            else []
+        )
+        raise _Stop(
+            Divergence(
+                version=version,
+                record=record,
+                index=index,
+                reason=reason,
+                command=_plain(command),
+                expected=want,
+                recorded=got,
+                fields=fields,
+            )
+        )
+
+
+def _plain(obj: Event | Command | None) -> Any:
+    # Through JSON, as a reader of the file sees it: tuples come back as lists.
+    return None if obj is None else msgspec.json.decode(risk_core.encode(obj))
+
+
+def _tag(ev: Event) -> str:
+    return str(msgspec.to_builtins(ev).get("type", type(ev).__name__))

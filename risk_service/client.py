@@ -1,0 +1,129 @@
+"""The client side of the service: send a request, await its reply, retry with the same id.
+
+One round trip per request: the entry is appended (XADD) and the reply awaited (BLPOP) in one
+pipeline.  When Redis is unreachable, restarts, or no reply comes within ``attempt`` seconds,
+the same request (same ``request_id``) is sent again until ``timeout``: the worker's ledger
+answers a repeated write with its first outcome, so retrying never applies a command twice.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import msgspec
+import redis
+
+from risk_core import RiskError
+from risk_service.protocol import (
+    DEFAULT_PREFIX,
+    FIELD,
+    Keys,
+    Reply,
+    Request,
+    decode_reply,
+    encode,
+    partition_of,
+)
+
+
+class RemoteError(RiskError):
+    """A request the service refused (``code`` is the reply's) or could not answer."""
+
+
+def new_request_id() -> str:
+    return uuid.uuid4().hex
+
+
+class ServiceClient:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = DEFAULT_PREFIX,
+        timeout: float = 30.0,
+        attempt: float = 10.0,
+    ) -> None:
+        self.url = url
+        self.keys = Keys(prefix)
+        self.timeout = timeout
+        self.attempt = attempt
+        self.redis = redis.Redis.from_url(url, socket_connect_timeout=2)
+        self._partitions: int | None = None
+
+    def close(self) -> None:
+        self.redis.close()
+
+    def __enter__(self) -> ServiceClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def partitions(self) -> int:
+        """The partition count, set by the first worker (waited for while none has started)."""
+        deadline = time.monotonic() + self.timeout
+        while self._partitions is None:
+            found = self.redis.get(self.keys.config)
+            if found is not None:
+                self._partitions = int(found)
+            elif time.monotonic() > deadline:
+                raise RemoteError(
+                    "no_worker", f"No worker has served {self.url} yet: start `risk worker`."
+                )
+            else:
+                time.sleep(0.05)
+        return self._partitions
+
+    def call(self, request: Request) -> Reply:
+        """The reply to ``request`` (any outcome); ``RemoteError("timeout")`` if none came."""
+        data = encode(request)
+        reply_key = self.keys.reply(request.request_id)
+        deadline = time.monotonic() + self.timeout
+        delay = 0.05
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise RemoteError(
+                    "timeout", f"No answer from the service at {self.url} in {self.timeout:g} s."
+                )
+            try:
+                stream = self.keys.stream(partition_of(request.game_id, self.partitions))
+                pipe = self.redis.pipeline(transaction=False)
+                pipe.xadd(stream, {FIELD: data})
+                pipe.blpop([reply_key], timeout=max(0.01, min(self.attempt, left)))
+                _, popped = pipe.execute()
+            except (redis.ConnectionError, redis.TimeoutError):
+                time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
+                delay = min(delay * 2, 1.0)
+                continue
+            if popped is not None:
+                return decode_reply(popped[1])
+
+    def ok(self, request: Request) -> Reply:
+        """The reply to ``request``; ``RemoteError`` with the reply's code if refused."""
+        reply = self.call(request)
+        if not reply.ok:
+            raise RemoteError(reply.code, reply.message or reply.code)
+        return reply
+
+    @contextmanager
+    def updates(self, game_id: str) -> Iterator[Any]:
+        """A subscription to a game's public announcements (``{game_id, version, to_act}``)."""
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub.subscribe(self.keys.channel(game_id))
+        try:
+            yield pubsub
+        finally:
+            pubsub.close()
+
+
+def announcement(message: Any) -> dict[str, Any] | None:
+    if not message or message.get("type") != "message":
+        return None
+    data: dict[str, Any] = msgspec.json.decode(message["data"])
+    return data

@@ -1,0 +1,591 @@
+"""Deciding service requests against the store: authentication, exactly-once, per-seat replies.
+
+``Handler.handle`` takes a batch of requests (in stream order) and returns one reply per
+request.  Every request that writes (a command, a new game, an owner's action, a timeout) is
+decided on the cached latest state, and the whole batch is stored in **one transaction**: the
+events of every game touched, one ledger row per request id (its outcome, rejected or not) and
+each partition's fence and stream position (``risk_service.ledger``).  Hence:
+
+* a request id already in the ledger is answered with its stored outcome, never decided again
+  (a retry, a redelivery after a crash, a duplicate entry, a second worker);
+* a conflict anywhere (a game version another writer took, a request id another worker stored
+  meanwhile) stores nothing; the batch is then redone one request at a time on fresh state;
+* ``Fenced`` (a newer lease holder has written) stores nothing and propagates: the caller must
+  stop working on that partition.
+
+Reads (views, logs, listings) are answered after the batch is stored, so they see it.
+
+Replies never carry what the requesting seat may not see (ENG-07): events go through
+``visible_events`` for that seat, views through ``view``; a spectator (no seat) sees public
+information only.  Every seat request must carry that seat's token; owner actions the owner's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import msgspec
+from eventsourcing.application import ProcessingEvent
+from eventsourcing.persistence import IntegrityError
+
+import risk_core
+from risk_core import GameState, RiskError, RuleError, SeatInfo, bots, to_act
+from risk_core.rulesets.base import COLOURS
+from risk_core.views import view, visible_events
+from risk_service import ledger
+from risk_service.app import SNAPSHOT_INTERVAL, Game
+from risk_service.ledger import OWNER, Fenced, LedgerWrite, RequestRow, SeatRow
+from risk_service.protocol import (
+    WRITES,
+    AdminRequest,
+    CommandRequest,
+    EventsRequest,
+    GamesRequest,
+    Malformed,
+    NewGameRequest,
+    Reply,
+    Request,
+    TimeoutRequest,
+    ViewRequest,
+    encode,
+)
+from risk_service.store import GAME_ID, GameService, ServiceError
+
+log = logging.getLogger(__name__)
+STATE_CACHE = 1024  # latest states kept by one worker
+MAX_BOT_MOVES = 10_000  # a bot turn is a few dozen commands; more means a bot that cannot finish
+RETRIES = 3  # attempts of one request when other writers keep taking its game's next version
+
+
+@dataclass
+class Item:
+    """One stream entry: its partition, position (for the ledger) and decoded request."""
+
+    partition: int
+    position: int
+    request: Request | Malformed
+    seen: bool = False  # redelivered: its request id may be in the ledger already
+
+
+@dataclass
+class Change:
+    """What the worker announces and schedules after a game changed."""
+
+    version: int
+    to_act: int | None
+    deadline_ms: int | None
+
+
+@dataclass
+class _Batch:
+    games: dict[str, Game] = field(default_factory=dict)
+    rows: list[RequestRow] = field(default_factory=list)
+    seats: dict[tuple[str, int], SeatRow] = field(default_factory=dict)
+    fences: dict[int, tuple[int, int]] = field(default_factory=dict)
+    replies: dict[str, Reply] = field(default_factory=dict)  # by request id, as sent
+    requests: dict[str, Request] = field(default_factory=dict)
+
+
+def _reject(request_id: str, code: str, message: str, game_id: str = "") -> Reply:
+    return Reply(request_id=request_id, ok=False, code=code, message=message, game_id=game_id)
+
+
+class Handler:
+    """One worker's request logic over a ``GameService`` (not thread-safe: one loop uses it)."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.app = service.application
+        self.ledger = ledger.reader(self.app.recorder)
+        self._states: OrderedDict[str, GameState] = OrderedDict()
+        self._seats: OrderedDict[str, dict[int, SeatRow]] = OrderedDict()
+        # (game, seat) → (stored hash, sha256 of the token that matched it): a seat's token is
+        # checked with scrypt once per worker, later requests by a constant-time digest compare.
+        self._verified: dict[tuple[str, int], tuple[str, bytes]] = {}
+        self.changed: dict[str, Change] = {}  # games changed by the last ``handle``
+        self._passed: frozenset[str] = frozenset()
+        self._snapshots: list[ProcessingEvent[str]] = []
+
+    # ------------------------------------------------------------------ caches
+    def forget(self, keep: Callable[[str], bool] = lambda game_id: False) -> None:
+        """Drop cached games for which ``keep`` is false (another writer may have moved them)."""
+        for cache in (self._states, self._seats):
+            for gid in [g for g in cache if not keep(g)]:
+                del cache[gid]
+
+    def state(self, game_id: str) -> GameState | None:
+        """The cached latest state of a game (None: no such game); the caller must not change it."""
+        return self._state(game_id)
+
+    def _state(self, game_id: str) -> GameState | None:
+        state = self._states.get(game_id)
+        if state is None:
+            try:
+                state = self.service.state(game_id)
+            except ServiceError as e:
+                if e.code == "unknown_game":
+                    return None
+                raise
+        self._states[game_id] = state
+        self._states.move_to_end(game_id)
+        while len(self._states) > STATE_CACHE:
+            self._states.popitem(last=False)
+        return state
+
+    def _seat_rows(self, game_id: str) -> dict[int, SeatRow]:
+        rows = self._seats.get(game_id)
+        if rows is None:
+            rows = self.ledger.ledger_seats(game_id)
+        self._seats[game_id] = rows
+        self._seats.move_to_end(game_id)
+        while len(self._seats) > STATE_CACHE:
+            self._seats.popitem(last=False)
+        return rows
+
+    def _row(self, batch: _Batch, game_id: str, seat: int) -> SeatRow | None:
+        return batch.seats.get((game_id, seat)) or self._seat_rows(game_id).get(seat)
+
+    def _authentic(self, batch: _Batch, game_id: str, seat: int, token: str) -> bool:
+        row = self._row(batch, game_id, seat)
+        if row is None or row.hash is None or not token:
+            return False
+        digest = hashlib.sha256(token.encode()).digest()
+        hit = self._verified.get((game_id, seat))
+        if hit is not None and hit[0] == row.hash:
+            # One token matches a hash: any other digest is a wrong token, no scrypt needed.
+            return hmac.compare_digest(hit[1], digest)
+        if not ledger.verify_token(token, row.hash):
+            return False
+        self._verified[(game_id, seat)] = (row.hash, digest)
+        return True
+
+    # ------------------------------------------------------------------ batches
+    def handle(
+        self,
+        items: Sequence[Item],
+        fences: dict[int, int],
+        *,
+        passed: frozenset[str] = frozenset(),
+    ) -> list[Reply]:
+        """One reply per item; writes stored in one transaction (see the module docstring).
+
+        ``fences`` maps each partition in ``items`` to the caller's lease fencing counter;
+        ``passed`` names the games whose turn deadline the caller saw pass (by its clock).
+        Raises ``Fenced`` when a newer lease holder has written for one of them: nothing was
+        stored and no reply may be sent.
+        """
+        self.changed = {}
+        self._passed = passed
+        replies: list[Reply | None] = [None] * len(items)
+        writes = [i for i, it in enumerate(items) if _op(it.request) in WRITES]
+        if writes and not self._decide_and_store(items, writes, fences, replies, lookup=False):
+            for i in writes:  # a conflict: one at a time, each on fresh state
+                replies[i] = None
+                for _ in range(RETRIES):
+                    if self._decide_and_store(items, [i], fences, replies, lookup=True):
+                        break
+                else:
+                    rid = _request_id(items[i].request)
+                    replies[i] = _reject(
+                        rid, "conflict", "Other writers kept changing the game; retry."
+                    )
+        return [
+            r if r is not None else self._read(it.request)
+            for r, it in zip(replies, items, strict=True)
+        ]
+
+    def _decide_and_store(
+        self,
+        items: Sequence[Item],
+        indexes: list[int],
+        fences: dict[int, int],
+        out: list[Reply | None],
+        *,
+        lookup: bool,
+    ) -> bool:
+        """Decide and store the writes at ``indexes``; False (nothing stored) on a conflict.
+
+        Without ``lookup`` only redelivered entries are looked up in the ledger: a request id
+        stored before makes the insert fail (primary key), and the retry looks everything up.
+        """
+        batch = _Batch()
+        done = self.ledger.ledger_requests(
+            [
+                r.request_id
+                for i in indexes
+                if (lookup or items[i].seen) and not isinstance(r := items[i].request, Malformed)
+            ]
+        )
+        for i in indexes:
+            item = items[i]
+            request = item.request
+            assert not isinstance(request, Malformed)
+            rid = request.request_id
+            if rid in done:
+                out[i] = self._again(request, done[rid])
+                continue
+            if rid in batch.replies:
+                first = batch.requests[rid]
+                same = encode(first) == encode(request)
+                out[i] = batch.replies[rid] if same else _reused(request)
+                continue
+            try:
+                reply, stored = self._decide(batch, request)
+            except (ServiceError, IntegrityError):
+                self._discard(batch)
+                raise
+            except Exception as e:  # an engine bug: no request may stop the worker
+                # The request may have advanced its game part-way: nothing of this batch is
+                # kept.  Alone, it is refused; in company, the others are redone without it.
+                self._discard(batch)
+                if len(indexes) > 1:
+                    return False
+                log.exception("Request %s failed", rid)
+                out[i] = _reject(rid, "bad_request", f"{type(e).__name__}: {e}", request.game_id)
+                return True
+            out[i] = reply
+            if stored is None:  # refused before deciding (unknown game, bad token): not recorded
+                continue
+            batch.replies[rid] = reply
+            batch.requests[rid] = request
+            seat = getattr(request, "seat", None)
+            batch.rows.append(
+                RequestRow(rid, request.game_id, seat if isinstance(seat, int) else OWNER, stored)
+            )
+            fence = fences.get(item.partition, 0)
+            position = max(item.position, batch.fences.get(item.partition, (0, 0))[1])
+            batch.fences[item.partition] = (fence, position)
+        if not batch.rows:
+            return True
+        write = LedgerWrite(
+            fences=batch.fences, requests=batch.rows, seats=list(batch.seats.values())
+        )
+        try:
+            self._snapshots.append(self.app.save_batch(list(batch.games.values()), write))
+        except Fenced:
+            self._discard(batch)
+            raise
+        except IntegrityError:
+            self._discard(batch)
+            return False
+        except BaseException:
+            self._discard(batch)
+            raise
+        for (gid, seat), row in batch.seats.items():
+            self._seat_rows(gid)[seat] = row
+        for gid, game in batch.games.items():
+            self._states[gid] = game.state
+            owner = self._seat_rows(gid).get(OWNER)
+            deadline = owner.deadline_ms if owner is not None else None
+            self.changed[gid] = Change(game.state.version, to_act(game.state), deadline)
+        return True
+
+    def take_snapshots(self) -> None:
+        """The snapshots due after the last batches (every ``SNAPSHOT_INTERVAL`` events), left
+        until their replies are sent.  Taken from the live state when it is at that version,
+        else from the service's projector: both far cheaper than the library's replay."""
+        pending, self._snapshots = self._snapshots, []
+        for processing in pending:
+            for event in processing.events:
+                version = event.originator_version
+                if version % SNAPSHOT_INTERVAL:
+                    continue
+                gid = str(event.originator_id)
+                live = self._states.get(gid)
+                try:
+                    state = live if live is not None and live.version == version else None
+                    state = state or self.service.state(gid, at=version)
+                except RiskError as e:
+                    log.warning("No snapshot of game %s at version %s: %s", gid, version, e)
+                    continue
+                self.app.put_snapshot(gid, state)
+
+    def _discard(self, batch: _Batch) -> None:
+        # Deciding advanced the cached states in place; what was not stored must not linger.
+        for gid in batch.games:
+            self._states.pop(gid, None)
+        for gid, _ in batch.seats:
+            self._seats.pop(gid, None)
+
+    def _game(self, batch: _Batch, game_id: str, state: GameState) -> Game:
+        game = batch.games.get(game_id)
+        if game is None:
+            game = batch.games[game_id] = Game.restore(game_id, state)
+        return game
+
+    # ------------------------------------------------------------------ writes
+    def _decide(self, batch: _Batch, request: Request) -> tuple[Reply, bytes | None]:
+        """The reply, and the outcome to record (None: refused, nothing to record)."""
+        if isinstance(request, NewGameRequest):
+            return self._new(batch, request)
+        game = batch.games.get(request.game_id)
+        state = game.state if game is not None else self._state(request.game_id)
+        if state is None:
+            reply = _reject(
+                request.request_id, "unknown_game", f"There is no game '{request.game_id}'."
+            )
+            return reply, None
+        if isinstance(request, CommandRequest):
+            return self._command(batch, request, state)
+        if isinstance(request, AdminRequest):
+            return self._admin(batch, request, state)
+        if isinstance(request, TimeoutRequest):
+            return self._timeout(batch, request, state)
+        raise AssertionError(f"not a write: {request!r}")
+
+    def _command(
+        self, batch: _Batch, request: CommandRequest, state: GameState
+    ) -> tuple[Reply, bytes | None]:
+        rid, gid = request.request_id, request.game_id
+        if request.command.seat != request.seat or not self._authentic(
+            batch, gid, request.seat, request.token
+        ):
+            return _unauthorized(request), None
+        game = self._game(batch, gid, state)
+        try:
+            events = game.play(request.command)  # ENG-01: decided once, its dice rolled here
+        except RuleError as e:
+            reply = _reject(rid, e.code, e.message, gid)
+            reply.version = state.version
+            return reply, encode(reply)
+        events += self._bots(batch, game)
+        reply = Reply(
+            request_id=rid,
+            ok=True,
+            game_id=gid,
+            version=game.state.version,
+            events=visible_events(events, request.seat),
+        )
+        return reply, encode(reply)
+
+    def _bots(self, batch: _Batch, game: Game) -> list[risk_core.Event]:
+        """Moves of seats handed to the computer, while one of them must act."""
+        played: list[risk_core.Event] = []
+        for _ in range(MAX_BOT_MOVES):
+            seat = to_act(game.state)
+            row = None if seat is None else self._row(batch, game.id, seat)
+            if row is None or row.bot is None:
+                return played
+            played += self._bot_move(game, row.bot)
+        raise RiskError("bot_stuck", f"The bots of game {game.id} did not finish their turn.")
+
+    def _bot_move(self, game: Game, level: str) -> list[risk_core.Event]:
+        # Seeded by the version: the same position always gets the same move (deterministic).
+        command = bots.choose(game.state, level=level, seed=game.state.version)
+        return game.play(command)
+
+    def _timeout(
+        self, batch: _Batch, request: TimeoutRequest, state: GameState
+    ) -> tuple[Reply, bytes | None]:
+        """A turn deadline passed (the worker checked the clock): the waiting seat's moves are
+        played by the greedy bot until another seat must act.  The engine never reads a clock;
+        these are ordinary recorded commands, the request id ``timeout:<game>:<version>``
+        records why they were made."""
+        gid = request.game_id
+        seat = to_act(state)
+        if gid not in self._passed or state.version != request.version or seat is None:
+            return _reject(request.request_id, "stale_timeout", "The game moved on.", gid), None
+        game = self._game(batch, gid, state)
+        events: list[risk_core.Event] = []
+        for _ in range(MAX_BOT_MOVES):
+            if to_act(game.state) != seat:
+                break
+            events += self._bot_move(game, "greedy")
+        events += self._bots(batch, game)
+        reply = Reply(
+            request_id=request.request_id,
+            ok=True,
+            game_id=gid,
+            version=game.state.version,
+            events=visible_events(events, None),
+            data={"timed_out": seat},
+        )
+        return reply, encode(reply)
+
+    def _new(self, batch: _Batch, request: NewGameRequest) -> tuple[Reply, bytes | None]:
+        rid, gid = request.request_id, request.game_id
+        if not GAME_ID.fullmatch(gid):
+            return _reject(rid, "bad_game_id", "Use 1-64 letters, digits, '.', '_' or '-'."), None
+        if not ledger.secret_ok(request.secret):
+            return _reject(rid, "bad_request", "The secret must be 32+ random bytes."), None
+        if gid in batch.games or self._state(gid) is not None:
+            return _reject(rid, "game_exists", f"There is already a game '{gid}'.", gid), None
+        seed = request.seed if request.seed is not None else secrets.randbits(64)
+        players: list[str | SeatInfo] = [
+            SeatInfo(name=n, colour=COLOURS[i], policy="ask") if i in request.ask else n
+            for i, n in enumerate(request.players)
+        ]
+        try:
+            events = risk_core.start(
+                request.ruleset, players, seed=seed, options=dict(request.options), game_id=gid
+            )
+            game = Game.start(gid, events)
+        except RiskError as e:
+            reply = _reject(rid, e.code, e.message, gid)
+            return reply, encode(reply)
+        batch.games[gid] = game
+        seats = [i for i, p in enumerate(game.state.players) if not p.neutral]
+        for seat in [OWNER, *seats]:
+            token = ledger.derive_token(request.secret, gid, seat)
+            batch.seats[(gid, seat)] = SeatRow(gid, seat, ledger.hash_token(token))
+        reply = Reply(
+            request_id=rid,
+            ok=True,
+            game_id=gid,
+            version=game.state.version,
+            data={"players": [p.name for p in game.state.players], "to_act": to_act(game.state)},
+        )
+        stored = encode(reply)  # without the tokens: the ledger keeps only their hashes
+        return _with_tokens(reply, request.secret, gid, seats), stored
+
+    def _admin(
+        self, batch: _Batch, request: AdminRequest, state: GameState
+    ) -> tuple[Reply, bytes | None]:
+        rid, gid = request.request_id, request.game_id
+        if not self._authentic(batch, gid, OWNER, request.token):
+            return _unauthorized(request), None
+        owner = self._row(batch, gid, OWNER)
+        assert owner is not None
+        seat = request.seat
+        if request.action == "deadline":
+            ms = None if request.seconds is None else max(1, round(request.seconds * 1000))
+            batch.seats[(gid, OWNER)] = msgspec.structs.replace(owner, deadline_ms=ms)
+            game = self._game(batch, gid, state)  # announced, so the worker schedules it
+            reply = Reply(request_id=rid, ok=True, game_id=gid, version=state.version)
+            return reply, encode(reply)
+        row = None if seat is None else self._row(batch, gid, seat)
+        if seat is None or row is None:
+            return _reject(rid, "unknown_seat", f"No playing seat {seat} in {gid}.", gid), None
+        if request.action == "bot":
+            if request.level not in bots.LEVELS:
+                return _reject(rid, "bad_request", f"Bot levels: {', '.join(bots.LEVELS)}."), None
+            batch.seats[(gid, seat)] = SeatRow(gid, seat, None, bot=request.level)
+            game = self._game(batch, gid, state)
+            events = self._bots(batch, game)
+            reply = Reply(
+                request_id=rid,
+                ok=True,
+                game_id=gid,
+                version=game.state.version,
+                events=visible_events(events, None),
+            )
+            return reply, encode(reply)
+        if not ledger.secret_ok(request.secret):
+            return _reject(rid, "bad_request", "The secret must be 32+ random bytes."), None
+        token = ledger.derive_token(request.secret, gid, seat)
+        batch.seats[(gid, seat)] = SeatRow(gid, seat, ledger.hash_token(token))
+        self._game(batch, gid, state)
+        reply = Reply(request_id=rid, ok=True, game_id=gid, version=state.version)
+        stored = encode(reply)
+        return _with_tokens(reply, request.secret, gid, [seat], owner=False), stored
+
+    def _again(self, request: Request, row: RequestRow) -> Reply:
+        """The stored outcome of a request decided before, for the same requester only."""
+        first = msgspec.json.decode(row.outcome, type=Reply)
+        if row.game_id != request.game_id:
+            return _reused(request)
+        if isinstance(request, CommandRequest):
+            if row.seat != request.seat or not self._authentic(
+                _Batch(), request.game_id, request.seat, request.token
+            ):
+                return _unauthorized(request)
+            return first
+        if isinstance(request, NewGameRequest):
+            owner = self._seat_rows(request.game_id).get(OWNER)
+            token = ledger.derive_token(request.secret, request.game_id, OWNER)
+            if owner is None or not ledger.verify_token(token, owner.hash):
+                return _reused(request)
+            seats = [s for s in self._seat_rows(request.game_id) if s != OWNER]
+            return _with_tokens(first, request.secret, request.game_id, seats)
+        if isinstance(request, AdminRequest):
+            if not self._authentic(_Batch(), request.game_id, OWNER, request.token):
+                return _unauthorized(request)
+            if request.action == "human" and request.seat is not None:
+                return _with_tokens(
+                    first, request.secret, request.game_id, [request.seat], owner=False
+                )
+            return first
+        return first  # a timeout: the worker does not wait for its reply
+
+    # ------------------------------------------------------------------ reads
+    def _read(self, request: Request | Malformed) -> Reply:
+        if isinstance(request, Malformed):
+            return _reject(request.request_id, "malformed", str(request))
+        rid = request.request_id
+        try:
+            if isinstance(request, GamesRequest):
+                games = [msgspec.to_builtins(s) for s in self.service.games()]
+                return Reply(request_id=rid, ok=True, data=games)
+            assert isinstance(request, ViewRequest | EventsRequest)
+            state = self._state(request.game_id)
+            if state is None:
+                return _reject(rid, "unknown_game", f"There is no game '{request.game_id}'.")
+            seat = request.seat
+            if seat is not None and not self._authentic(
+                _Batch(), request.game_id, seat, request.token
+            ):
+                return _unauthorized(request)
+            if isinstance(request, ViewRequest):
+                at = request.at
+                shown = state if at is None else self.service.state(request.game_id, at=at)
+                return Reply(
+                    request_id=rid,
+                    ok=True,
+                    game_id=request.game_id,
+                    version=shown.version,
+                    data=view(shown, seat),
+                )
+            events = self.service.events(request.game_id)
+            return Reply(
+                request_id=rid,
+                ok=True,
+                game_id=request.game_id,
+                version=len(events),
+                events=visible_events(events[max(0, request.since) :], seat),
+            )
+        except RiskError as e:
+            return _reject(rid, e.code, e.message, request.game_id)
+
+
+def _op(request: Request | Malformed) -> str:
+    return "malformed" if isinstance(request, Malformed) else request.op
+
+
+def _request_id(request: Request | Malformed) -> str:
+    return request.request_id
+
+
+def _unauthorized(request: Request) -> Reply:
+    return _reject(
+        request.request_id,
+        "unauthorized",
+        "This request needs the secret token of the seat (or owner) it acts for.",
+        request.game_id,
+    )
+
+
+def _reused(request: Request) -> Reply:
+    return _reject(
+        request.request_id,
+        "request_id_reused",
+        "This request id was used by another request; use a fresh id.",
+        request.game_id,
+    )
+
+
+def _with_tokens(
+    reply: Reply, secret: str, game_id: str, seats: Sequence[int], *, owner: bool = True
+) -> Reply:
+    """``reply`` with the tokens derived from ``secret`` (sent, never stored)."""
+    tokens = {str(s): ledger.derive_token(secret, game_id, s) for s in seats}
+    data = dict(reply.data or {})
+    data["tokens"] = tokens
+    if owner:
+        data["owner_token"] = ledger.derive_token(secret, game_id, OWNER)
+    return msgspec.structs.replace(reply, data=data)

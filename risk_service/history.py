@@ -1,0 +1,308 @@
+"""Time travel over stored games: any version's state, branches, lineage and differences.
+
+A **branch** is a new game whose history is the first *N* events of its parent, copied with
+their commands (so it can be audited like any game), then a ``branched`` record: the event
+``Branched(parent, N)``, followed by the branch's choice of future dice:
+
+* ``same`` — nothing more: the parent's seed stream goes on from where it was at *N*, so the
+  parent's later commands, submitted to the branch, give the parent's later events;
+* ``reseed`` — ``DiceReseeded(seed, commitment)``: a new secret seed (64 random bits unless one
+  is given), its commitment published at once, bound to the branch point (``reseed_commitment``)
+  so that it stays verifiable when the branch is exported and imported under another id;
+* ``script`` — ``DiceScripted(faces)``: these die faces first, then the seeded stream.
+
+The copy is one atomic write (``GameService.copy_history``), so a branch exists whole or not
+at all.  Its ``game_started`` is the parent's, game id and commitment included: the dice it
+commits to were rolled under that id.  A branch of a branch works the same way; its history
+then holds its ancestors' ``branched`` events too, which is how ``lineage`` finds the root.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import msgspec
+
+import risk_core
+from risk_core import Event, GameState, RiskError
+from risk_core.model import Branched, DiceReseeded, DiceScripted, GameStarted
+from risk_core.rng import normalise_seed, seed_commitment
+from risk_core.views import view
+from risk_service import versions
+from risk_service.store import BranchPoint, GameService, ServiceError
+
+DiceMode = Literal["same", "reseed", "script"]
+DICE_MODES: tuple[DiceMode, ...] = ("same", "reseed", "script")
+JsonDict = dict[str, Any]
+
+
+# --------------------------------------------------------------------------- replay
+class Timeline(msgspec.Struct, frozen=True):
+    """A game's first ``state.version`` events and the state they give."""
+
+    game_id: str
+    events: list[Event]
+    state: GameState
+
+
+def opening(service: GameService, game_id: str) -> GameStarted:
+    """The game's ``game_started`` (one stored row)."""
+    first = service.events(game_id, upto=1)[0]
+    if not isinstance(first, GameStarted):
+        raise RiskError("bad_history", f"Game {game_id} does not begin with game_started.")
+    return first
+
+
+def timeline(service: GameService, game_id: str, upto: int | None = None) -> Timeline:
+    """The events up to version ``upto`` (default: all) and the state after them.
+
+    A game recorded by other rules or on other board data is read through the registered
+    upcasters, or refused (``version_mismatch``, ``risk_service.versions``).
+    """
+    if versions.mismatch(opening(service, game_id)) is None:
+        events = service.events(game_id, upto=upto)
+        state = service.state(game_id, at=len(events))  # from the nearest snapshot
+        return Timeline(game_id=game_id, events=events, state=state)
+    records = versions.pinned(service.records(game_id), game_id)
+    events = [ev for record in records for ev in record.events]
+    if upto is not None:
+        if not 1 <= upto <= len(events):
+            raise ServiceError(
+                "bad_version", f"Game {game_id} has {len(events)} events: no version {upto}."
+            )
+        events = events[:upto]
+    return Timeline(game_id=game_id, events=events, state=risk_core.replay(events))
+
+
+def state_at(service: GameService, game_id: str, at: int | None = None) -> GameState:
+    """The state after version ``at`` (default: the latest), read as ``timeline`` reads it."""
+    if versions.mismatch(opening(service, game_id)) is None:
+        return service.state(game_id, at=at)  # from the nearest snapshot, no event list
+    return timeline(service, game_id, at).state
+
+
+# --------------------------------------------------------------------------- branches
+class Branch(msgspec.Struct, frozen=True):
+    """A branch just created."""
+
+    game_id: str
+    parent: str
+    at: int  # the parent's events it keeps
+    dice: DiceMode
+    commitment: str | None = None  # reseed: the new seed's published commitment
+    faces: int = 0  # script: how many faces were loaded
+    cut: int = 0  # events of the command at the branch point left out (0: none)
+
+
+def reseed_commitment(parent: str, at: int, seed: int) -> str:
+    """A reseeded branch's commitment, bound to its branch point (``parent@at``).
+
+    The branch point is in the branch's own history, unlike the branch's id, which an import
+    may change: the commitment stays checkable wherever the history goes.
+    """
+    return seed_commitment(f"{parent}@{at}", seed)
+
+
+def branch(
+    service: GameService,
+    parent: str,
+    at: int,
+    *,
+    game_id: str | None = None,
+    dice: DiceMode = "same",
+    seed: int | str | None = None,
+    faces: Sequence[int] = (),
+) -> Branch:
+    """Create a branch of ``parent`` after its first ``at`` events (one atomic write)."""
+    if dice not in DICE_MODES:
+        raise RiskError("bad_dice", f"Dice mode {dice!r}: use one of {', '.join(DICE_MODES)}.")
+    if seed is not None and dice != "reseed":
+        raise RiskError("bad_dice", "A seed is for --dice reseed only.")
+    if faces and dice != "script":
+        raise RiskError("bad_dice", "Die faces are for --dice script only.")
+    problem = versions.mismatch(opening(service, parent))
+    if problem is not None:
+        # The copy keeps the recorded events, which this engine would then play on.
+        raise RiskError("version_mismatch", f"Game {parent} cannot be branched: {problem}.")
+    then: list[Event] = [Branched(parent=parent, version=at)]
+    commitment = None
+    if dice == "reseed":
+        chosen = secrets.randbits(64) if seed is None else normalise_seed(seed)
+        commitment = reseed_commitment(parent, at, chosen)
+        then.append(DiceReseeded(seed=chosen, commitment=commitment))
+    elif dice == "script":
+        then.append(DiceScripted(faces=check_faces(faces)))
+    copied = service.copy_history(parent, at, then, game_id=game_id)
+    return Branch(
+        game_id=copied.game_id,
+        parent=parent,
+        at=at,
+        dice=dice,
+        commitment=commitment,
+        faces=len(faces),
+        cut=copied.cut,
+    )
+
+
+def check_faces(faces: Sequence[int]) -> tuple[int, ...]:
+    if not faces:
+        raise RiskError("bad_script", "A dice script needs at least one face.")
+    bad = [f for f in faces if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6]
+    if bad:
+        raise RiskError("bad_script", f"Die faces are 1 to 6, not {bad[0]!r}.")
+    return tuple(faces)
+
+
+def parse_faces(text: str) -> tuple[int, ...]:
+    """Die faces from a script file: a JSON list, or numbers separated by white space."""
+    stripped = text.strip()
+    if stripped.startswith("["):
+        try:
+            faces = json.loads(stripped)
+        except json.JSONDecodeError as e:
+            raise RiskError("bad_script", f"The dice script is not a JSON list: {e}.") from None
+        if not isinstance(faces, list):
+            raise RiskError("bad_script", "The dice script must be a list of faces.")
+        return check_faces(faces)
+    words = stripped.split()
+    if not all(w.isdigit() for w in words):
+        bad = next(w for w in words if not w.isdigit())
+        raise RiskError("bad_script", f"Die faces are 1 to 6, not {bad!r}.")
+    return check_faces([int(w) for w in words])
+
+
+# --------------------------------------------------------------------------- lineage
+class Node(msgspec.Struct):
+    """One game of a lineage tree."""
+
+    game_id: str
+    at: int | None  # the parent's events it keeps (None: the root)
+    in_store: bool  # False: known from a descendant's history only
+    version: int | None = None
+    phase: str | None = None
+    children: list[Node] = msgspec.field(default_factory=list)
+
+
+class Lineage(msgspec.Struct, frozen=True):
+    game_id: str
+    ancestors: list[str]  # root first
+    tree: Node  # from the root: the path down to ``game_id``, then all its descendants
+
+
+def lineage(service: GameService, game_id: str) -> Lineage:
+    """``game_id``'s parent chain up to the root and every descendant in the store.
+
+    The chain follows each game's own ``branched`` event through the store; it stops at a
+    parent the store does not hold (shown as such: its own parent is unknown here).
+    """
+    summaries = {s.game_id: s for s in service.games()}
+    if game_id not in summaries:
+        raise ServiceError("unknown_game", f"There is no game '{game_id}' in {service.store_url}.")
+    # A game's own branch point is its latest branched event (the others are copied).
+    parent_of: dict[str, BranchPoint] = {}
+    for p in service.branch_points():
+        if p.game_id not in parent_of or p.version > parent_of[p.game_id].version:
+            parent_of[p.game_id] = p
+    children: dict[str, list[tuple[int, str]]] = {}
+    for p in parent_of.values():
+        children.setdefault(p.parent, []).append((p.at, p.game_id))
+    path = [game_id]  # from the game up to the root
+    while path[-1] in parent_of and parent_of[path[-1]].parent not in path:
+        path.append(parent_of[path[-1]].parent)
+
+    def node(gid: str) -> Node:
+        point = parent_of.get(gid)
+        s = summaries.get(gid)
+        at = point.at if point is not None and gid != path[-1] else None
+        if s is None:
+            return Node(game_id=gid, at=at, in_store=False)
+        return Node(game_id=gid, at=at, in_store=True, version=s.version, phase=s.phase)
+
+    def subtree(gid: str) -> Node:
+        n = node(gid)
+        n.children = [subtree(child) for _, child in sorted(children.get(gid, []))]
+        return n
+
+    top = subtree(game_id)
+    for gid in path[1:]:  # wrap the path upwards, one ancestor at a time
+        above = node(gid)
+        above.children = [top]
+        top = above
+    return Lineage(game_id=game_id, ancestors=path[:0:-1], tree=top)
+
+
+# --------------------------------------------------------------------------- differences
+class Difference(msgspec.Struct, frozen=True):
+    kind: Literal["game", "player", "territory"]
+    key: str  # "" for the game, a seat number or a territory id
+    field: str
+    a: Any
+    b: Any
+
+
+class Diff(msgspec.Struct, frozen=True):
+    a: JsonDict  # {"game_id", "version"}
+    b: JsonDict
+    same: bool
+    differences: list[Difference]
+
+
+GAME_FIELDS = (
+    "rules",
+    "board",
+    "phase",
+    "turn",
+    "round",
+    "current_player",
+    "to_act",
+    "winner",
+    "reserve",
+    "ally_reserve",
+    "trades",
+    "deck_size",
+)
+PLAYER_FIELDS = ("name", "eliminated", "cards", "territories", "armies", "hand", "mission")
+
+
+def diff(
+    service: GameService,
+    a: str,
+    b: str,
+    *,
+    at_a: int | None = None,
+    at_b: int | None = None,
+    seat: int | None = None,
+) -> Diff:
+    """How game ``a`` (at version ``at_a``) and game ``b`` (at ``at_b``) differ, as ``seat``
+    sees them (None: a spectator, who compares hand sizes but no hands, ENG-07)."""
+    sa, sb = state_at(service, a, at_a), state_at(service, b, at_b)
+    return diff_views(a, view(sa, seat), b, view(sb, seat))
+
+
+def diff_views(a_id: str, va: JsonDict, b_id: str, vb: JsonDict) -> Diff:
+    out = [
+        Difference("game", "", f, va.get(f), vb.get(f))
+        for f in GAME_FIELDS
+        if va.get(f) != vb.get(f)
+    ]
+    pa, pb = va["players"], vb["players"]
+    for seat in range(max(len(pa), len(pb))):
+        x = pa[seat] if seat < len(pa) else {}
+        y = pb[seat] if seat < len(pb) else {}
+        for f in PLAYER_FIELDS:
+            if x.get(f) != y.get(f):
+                out.append(Difference("player", str(seat), f, x.get(f), y.get(f)))
+    ta, tb = va["territories"], vb["territories"]
+    for tid in [*ta, *(t for t in tb if t not in ta)]:
+        x, y = ta.get(tid), tb.get(tid)
+        if x != y:
+            out.append(Difference("territory", tid, "holding", x, y))
+    return Diff(
+        a={"game_id": a_id, "version": va["version"]},
+        b={"game_id": b_id, "version": vb["version"]},
+        same=not out,
+        differences=out,
+    )

@@ -1,0 +1,328 @@
+"""The service's ledger: what the command worker must store atomically with a command's events.
+
+Three small tables beside the events, written by ``insert_events(..., ledger=LedgerWrite(...))``
+in the same transaction as the events:
+
+* ``risk_requests`` — one row per decided request id, with the outcome sent back.  Its primary
+  key makes a redelivered or retried request a conflict instead of a second application, and the
+  stored outcome is the reply a retry gets.
+* ``risk_seats`` — per game, a salted scrypt hash of each seat's secret token (seat -1: the
+  game owner's), the bot level of a seat handed to the computer, and on the owner's row the turn
+  deadline.  Tokens themselves are never stored.
+* ``risk_fences`` — per stream partition, the highest lease fencing counter that has written
+  and the stream position processed so far (the role of the library's ``Tracking``, kept per
+  partition because one transaction groups the commands of several partitions).  A write
+  carrying a lower counter fails (``Fenced``): a worker that lost its lease cannot append once
+  its successor has.
+
+The recorders are the library's application recorders extended with these tables, one per
+kind of store; ``application_recorder`` picks the one matching the factory.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import threading
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    InfrastructureFactory,
+    IntegrityError,
+    StoredEvent,
+)
+from eventsourcing.popo import POPOApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
+from eventsourcing.utils import get_topic
+
+OWNER = -1  # the seat number of the game owner's token row
+# Tokens carry 256 random bits, out of reach of any guessing whatever the hash costs; the hash
+# only has to be salted and one-way.  A small scrypt cost keeps game creation (several tokens,
+# hashed inside the worker's loop) to a few milliseconds.  The parameters are stored with each
+# hash, so raising them later needs no migration.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**11, 8, 1
+MIN_SECRET_BYTES = 32
+
+
+class Fenced(IntegrityError):
+    """A newer lease holder has already written for this partition."""
+
+
+class RequestRow(msgspec.Struct, frozen=True):
+    request_id: str
+    game_id: str
+    seat: int
+    outcome: bytes  # the reply, as msgspec JSON
+
+
+class SeatRow(msgspec.Struct, frozen=True):
+    game_id: str
+    seat: int  # OWNER for the owner's row
+    hash: str | None  # None: no human may act for this seat (a bot plays it)
+    bot: str | None = None  # the bot level playing this seat
+    deadline_ms: int | None = None  # owner row only: the turn deadline
+
+
+class LedgerWrite(msgspec.Struct):
+    fences: dict[int, tuple[int, int]] = msgspec.field(default_factory=dict)  # p: (fence, pos)
+    requests: list[RequestRow] = msgspec.field(default_factory=list)
+    seats: list[SeatRow] = msgspec.field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- tokens
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def new_secret() -> str:
+    """A random secret from which a client's requests derive seat tokens (``derive_token``)."""
+    return _b64(os.urandom(MIN_SECRET_BYTES))
+
+
+def secret_ok(secret: str) -> bool:
+    try:
+        return len(_unb64(secret)) >= MIN_SECRET_BYTES
+    except (ValueError, TypeError):
+        return False
+
+
+def derive_token(secret: str, game_id: str, seat: int) -> str:
+    """The token of ``seat`` (OWNER: the owner's) in a game created with ``secret``.
+
+    Derived, not drawn, so that a retried creation request yields the same tokens without the
+    service ever storing them.
+    """
+    msg = f"risk-token\0{game_id}\0{seat}".encode()
+    return _b64(hmac.new(_unb64(secret), msg, hashlib.sha256).digest())
+
+
+def hash_token(token: str) -> str:
+    salt = os.urandom(16)
+    digest = hashlib.scrypt(token.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32)
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${_b64(salt)}${_b64(digest)}"
+
+
+def verify_token(token: str, stored: str | None) -> bool:
+    if stored is None or not token:
+        return False
+    try:
+        kind, n, r, p, salt, digest = stored.split("$")
+        if kind != "scrypt":
+            return False
+        got = hashlib.scrypt(
+            token.encode(), salt=_unb64(salt), n=int(n), r=int(r), p=int(p), dklen=32
+        )
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(got, _unb64(digest))
+
+
+# --------------------------------------------------------------------------- recorders
+class LedgerReader:
+    """The ledger's read side, common to every store."""
+
+    def ledger_requests(self, request_ids: Sequence[str]) -> dict[str, RequestRow]:
+        raise NotImplementedError
+
+    def ledger_seats(self, game_id: str) -> dict[int, SeatRow]:
+        raise NotImplementedError
+
+    def ledger_deadlines(self) -> list[SeatRow]:
+        """Every owner row with a turn deadline."""
+        raise NotImplementedError
+
+    def ledger_fence(self, partition: int) -> tuple[int, int]:
+        """The partition's highest fence that wrote, and the stream position it reached."""
+        raise NotImplementedError
+
+
+class _SQL:
+    """The ledger's statements, with ``{t}`` table prefixes and ``{p}`` placeholders."""
+
+    create = (
+        "CREATE TABLE IF NOT EXISTS {t}requests (request_id TEXT PRIMARY KEY, "
+        "game_id TEXT NOT NULL, seat INTEGER NOT NULL, outcome {blob} NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS {t}seats (game_id TEXT NOT NULL, seat INTEGER NOT NULL, "
+        "hash TEXT, bot TEXT, deadline_ms BIGINT, PRIMARY KEY (game_id, seat))",
+        "CREATE TABLE IF NOT EXISTS {t}fences (part INTEGER PRIMARY KEY, fence BIGINT NOT NULL, "
+        "position BIGINT NOT NULL)",
+    )
+    insert_request = "INSERT INTO {t}requests VALUES ({p}, {p}, {p}, {p})"
+    upsert_seat = (
+        "INSERT INTO {t}seats VALUES ({p}, {p}, {p}, {p}, {p}) ON CONFLICT (game_id, seat) "
+        "DO UPDATE SET hash = excluded.hash, bot = excluded.bot, deadline_ms = excluded.deadline_ms"
+    )
+    fence = (
+        "INSERT INTO {t}fences AS f VALUES ({p}, {p}, {p}) ON CONFLICT (part) DO UPDATE "
+        "SET fence = excluded.fence, position = excluded.position "
+        "WHERE f.fence <= excluded.fence RETURNING fence"
+    )
+    select_requests = (
+        "SELECT request_id, game_id, seat, outcome FROM {t}requests WHERE request_id IN ({ps})"
+    )
+    select_seats = "SELECT game_id, seat, hash, bot, deadline_ms FROM {t}seats WHERE game_id = {p}"
+    select_deadlines = (
+        "SELECT game_id, seat, hash, bot, deadline_ms FROM {t}seats "
+        "WHERE seat = -1 AND deadline_ms IS NOT NULL"
+    )
+    select_fence = "SELECT fence, position FROM {t}fences WHERE part = {p}"
+
+    def __init__(self, prefix: str, placeholder: str, blob: str) -> None:
+        self.prefix, self.placeholder, self.blob = prefix, placeholder, blob
+
+    def __call__(self, template: str, n: int = 0) -> str:
+        p = self.placeholder
+        return template.format(t=self.prefix, p=p, ps=", ".join([p] * n), blob=self.blob)
+
+
+def _write(cursor: Any, sql: _SQL, write: LedgerWrite | None) -> None:
+    """The ledger rows of one transaction, through its cursor (SQLite or psycopg)."""
+    if write is None:
+        return
+    for part, (fence, position) in sorted(write.fences.items()):
+        cursor.execute(sql(_SQL.fence), (part, fence, position))
+        if cursor.fetchone() is None:
+            raise Fenced(f"Partition {part} has a newer owner than fence {fence}.")
+    for row in write.requests:
+        cursor.execute(
+            sql(_SQL.insert_request), (row.request_id, row.game_id, row.seat, row.outcome)
+        )
+    for seat in write.seats:
+        cursor.execute(
+            sql(_SQL.upsert_seat), (seat.game_id, seat.seat, seat.hash, seat.bot, seat.deadline_ms)
+        )
+
+
+def _seat(row: Any) -> SeatRow:
+    return SeatRow(
+        game_id=row["game_id"],
+        seat=row["seat"],
+        hash=row["hash"],
+        bot=row["bot"],
+        deadline_ms=row["deadline_ms"],
+    )
+
+
+class SQLiteLedgerRecorder(SQLiteApplicationRecorder, LedgerReader):
+    _sql = _SQL("risk_", "?", "BLOB")
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(), *map(self._sql, _SQL.create)]
+
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        # The fence first: a stale writer fails before touching anything else.
+        _write(c, self._sql, kwargs.get("ledger"))
+        return super()._insert_events(c, stored_events, **kwargs)
+
+    def _select(self, template: str, params: Sequence[Any], n: int = 0) -> list[Any]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(self._sql(template, n), params)
+            return list(c.fetchall())
+
+    def ledger_requests(self, request_ids: Sequence[str]) -> dict[str, RequestRow]:
+        if not request_ids:
+            return {}
+        rows = self._select(_SQL.select_requests, request_ids, len(request_ids))
+        return {
+            r["request_id"]: RequestRow(r["request_id"], r["game_id"], r["seat"], r["outcome"])
+            for r in rows
+        }
+
+    def ledger_seats(self, game_id: str) -> dict[int, SeatRow]:
+        return {r["seat"]: _seat(r) for r in self._select(_SQL.select_seats, (game_id,))}
+
+    def ledger_deadlines(self) -> list[SeatRow]:
+        return [_seat(r) for r in self._select(_SQL.select_deadlines, ())]
+
+    def ledger_fence(self, partition: int) -> tuple[int, int]:
+        rows = self._select(_SQL.select_fence, (partition,))
+        return (int(rows[0]["fence"]), int(rows[0]["position"])) if rows else (0, 0)
+
+
+class MemoryLedgerRecorder(POPOApplicationRecorder, LedgerReader):
+    """The ledger of a ``memory://`` store: plain dicts, under the recorder's own lock."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._requests: dict[str, RequestRow] = {}
+        self._seats: dict[tuple[str, int], SeatRow] = {}
+        self._fences: dict[int, tuple[int, int]] = {}
+        self._ledger_lock = threading.RLock()
+
+    def _assert_uniqueness(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
+        super()._assert_uniqueness(stored_events, **kwargs)
+        write: LedgerWrite | None = kwargs.get("ledger")
+        if write is None:
+            return
+        for part, (fence, _) in write.fences.items():
+            if self._fences.get(part, (0, 0))[0] > fence:
+                raise Fenced(f"Partition {part} has a newer owner than fence {fence}.")
+        ids = [r.request_id for r in write.requests]
+        if len(set(ids)) != len(ids) or any(i in self._requests for i in ids):
+            raise IntegrityError(f"Request already recorded: {ids}")
+
+    def _update_table(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        ids = super()._update_table(stored_events, **kwargs)
+        write: LedgerWrite | None = kwargs.get("ledger")
+        if write is not None:
+            with self._ledger_lock:
+                self._fences.update(write.fences)
+                self._requests.update((r.request_id, r) for r in write.requests)
+                self._seats.update(((s.game_id, s.seat), s) for s in write.seats)
+        return ids
+
+    def ledger_requests(self, request_ids: Sequence[str]) -> dict[str, RequestRow]:
+        with self._ledger_lock:
+            return {i: self._requests[i] for i in request_ids if i in self._requests}
+
+    def ledger_seats(self, game_id: str) -> dict[int, SeatRow]:
+        with self._ledger_lock:
+            return {s.seat: s for (g, _), s in self._seats.items() if g == game_id}
+
+    def ledger_deadlines(self) -> list[SeatRow]:
+        with self._ledger_lock:
+            return [s for s in self._seats.values() if s.seat == OWNER and s.deadline_ms]
+
+    def ledger_fence(self, partition: int) -> tuple[int, int]:
+        with self._ledger_lock:
+            return self._fences.get(partition, (0, 0))
+
+
+def application_recorder(factory: InfrastructureFactory[Any]) -> ApplicationRecorder:
+    """The ledger-aware recorder for the application's store."""
+    if isinstance(factory, SQLiteFactory):
+        cls: type[Any] = SQLiteLedgerRecorder
+    elif type(factory).__module__ == "eventsourcing.postgres":
+        # Imported only with a PostgreSQL store: its driver is an optional dependency.
+        from risk_service.ledger_pg import PostgresLedgerRecorder
+
+        cls = PostgresLedgerRecorder
+    else:
+        return MemoryLedgerRecorder()
+    # Through the factory, which knows each store's table names and creation settings.
+    factory.env[factory.APPLICATION_RECORDER_TOPIC] = get_topic(cls)
+    recorder: ApplicationRecorder = factory.application_recorder()
+    return recorder
+
+
+def reader(recorder: object) -> LedgerReader:
+    if not isinstance(recorder, LedgerReader):
+        raise TypeError(f"{type(recorder).__name__} keeps no ledger.")
+    return recorder
+
+
+def seat_rows(game_id: str, hashes: Iterable[tuple[int, str]]) -> list[SeatRow]:
+    return [SeatRow(game_id=game_id, seat=s, hash=h) for s, h in hashes]

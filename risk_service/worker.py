@@ -1,0 +1,515 @@
+"""The command worker: requests from Redis streams, decided and stored exactly once, in order.
+
+Topology (keys in ``risk_service.protocol``): ``P`` partition streams ``<prefix>:cmd:{p}``, a
+game's requests all on ``p = crc32(game_id) mod P``, one consumer group.  Each partition has
+one active owner, the holder of the lease ``<prefix>:lease:{p}`` (renewed every third of its
+time to live), whose value carries a fencing counter incremented at every acquisition.  Workers
+announce themselves in ``<prefix>:workers`` and take about ``P / live workers`` partitions each.
+
+Exactly once, in order:
+
+* Every write is stored with its request id and outcome, and with the partition's fence and
+  stream position, in one transaction (``risk_service.handler``, ``risk_service.ledger``).  A
+  request id found in the ledger gets its stored outcome again; it is never decided twice.
+* A worker applies an entry only when every older entry of its partition is resolved: after a
+  read it compares the oldest pending entry of the group with the oldest it read, and if an
+  older one is pending (a crashed or stale owner's), it claims the whole pending list
+  (XAUTOCLAIM) and processes it in stream order first.  Replies and XACK follow the commit, so
+  a crash between them only causes a redelivery, answered from the ledger.
+* A store write carrying an older fence than one already written fails (``Fenced``): the worker
+  drops that partition at once.  The game version (the events' primary key) fences each game.
+
+Failures: a worker killed mid-command leaves its entries pending; the next owner (after the
+lease lapses) claims them.  An entry delivered ``max_deliveries`` times without being
+acknowledged goes to ``<prefix>:dead:{p}`` with the reason, and its client gets ``failed``.
+A malformed request is answered ``malformed`` (when it has a request id) and dead-lettered at
+once: no redelivery can make it well-formed.  Redis restarts are survived by reconnecting,
+re-creating the groups and taking leases anew with a fence above the store's.
+
+Turn deadlines (owner action ``deadline``): when a game changes, the worker schedules
+``now + deadline`` (Redis server time) in ``<prefix>:deadlines:{p}``; when one passes it
+appends a ``timeout`` request for the game's current version to the partition stream, so the
+timeout is decided in order, recorded and deduplicated like any request (the engine never reads
+a clock; the waiting seat's moves are played by the bot).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import signal
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from risk_core import to_act
+from risk_service.handler import Handler, Item
+from risk_service.ledger import Fenced
+from risk_service.protocol import (
+    DEFAULT_PARTITIONS,
+    DEFAULT_PREFIX,
+    FIELD,
+    GROUP,
+    Keys,
+    Malformed,
+    Reply,
+    TimeoutRequest,
+    decode_request,
+    encode,
+    partition_of,
+)
+from risk_service.store import GameService
+
+log = logging.getLogger(__name__)
+REPLY_TTL_MS = 120_000
+DEAD_MAXLEN = 10_000
+TRIM_EVERY = 64  # batches between trims of acknowledged entries
+
+_NOW = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000) "
+HEARTBEAT = (
+    _NOW + "redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) "
+    "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) "
+    "return {redis.call('ZCARD', KEYS[1]), now}"
+)
+# KEYS: lease, fence.  ARGV: worker id, ttl ms, lowest fence allowed (the store's + 1).
+ACQUIRE = (
+    "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end "
+    "local f = redis.call('INCR', KEYS[2]) "
+    "if f < tonumber(ARGV[3]) then f = tonumber(ARGV[3]) redis.call('SET', KEYS[2], f) end "
+    "redis.call('SET', KEYS[1], ARGV[1] .. ':' .. f, 'PX', ARGV[2]) return f"
+)
+RENEW = (
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then "
+    "return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
+)
+RELEASE = (
+    "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+)
+SCHEDULE = _NOW + "return redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[2])"
+SCHEDULE_NX = _NOW + "return redis.call('ZADD', KEYS[1], 'NX', now + tonumber(ARGV[1]), ARGV[2])"
+
+
+def position(entry_id: bytes | str) -> int:
+    """A stream id ``ms-seq`` as one increasing integer (stored in the ledger's fence row)."""
+    text = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+    ms, _, seq = text.partition("-")
+    return (int(ms) << 20) | min(int(seq or 0), (1 << 20) - 1)
+
+
+def _id_key(entry_id: bytes | str) -> tuple[int, int]:
+    text = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+    ms, _, seq = text.partition("-")
+    return int(ms), int(seq or 0)
+
+
+@dataclass
+class Entry:
+    partition: int
+    id: bytes
+    raw: bytes | None  # None: the entry was trimmed away
+    seen: bool = False  # claimed from the pending list: it may have been processed
+
+
+class Worker:
+    """Serve every request of the partitions this worker holds; ``run`` until ``stop``."""
+
+    def __init__(
+        self,
+        redis_url: str,
+        store: str | None = None,
+        *,
+        service: GameService | None = None,
+        prefix: str = DEFAULT_PREFIX,
+        partitions: int = DEFAULT_PARTITIONS,
+        lease_ms: int = 5000,
+        batch: int = 256,
+        max_deliveries: int = 5,
+        name: str | None = None,
+    ) -> None:
+        self.redis: redis.Redis = redis.Redis.from_url(redis_url, health_check_interval=0)
+        self.keys = Keys(prefix)
+        self.service = service or GameService(store)
+        self._owns_service = service is None
+        self.service.create_schema()
+        self.handler = Handler(self.service)
+        self.lease_ms = lease_ms
+        self.batch = batch
+        self.max_deliveries = max_deliveries
+        self.id = name or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        self.wanted_partitions = partitions
+        self.partitions = partitions
+        self.owned: dict[int, int] = {}  # partition → fence
+        self.needs_recovery: set[int] = set()
+        self.stopping = threading.Event()
+        self.processed = 0  # requests answered (for tests and logs)
+        self._last_tick = 0.0
+        self._batches = 0
+        self._last_acked: dict[int, bytes] = {}
+        self._scripts: dict[str, Any] = {}
+        self._issued: dict[str, tuple[int, int]] = {}  # game → (version, not again before ms)
+
+    # ------------------------------------------------------------------ lifecycle
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def close(self) -> None:
+        try:
+            for p, fence in list(self.owned.items()):
+                self._script(RELEASE, [self.keys.lease(p)], [self._lease_value(fence)])
+        except redis.RedisError:
+            pass  # the leases lapse by themselves
+        self.owned.clear()
+        self.redis.close()
+        if self._owns_service:
+            self.service.close()
+
+    def install_signal_handlers(self) -> None:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: self.stop())
+
+    def run(self) -> None:
+        """Serve until ``stop()``; survives Redis and store outages by retrying."""
+        backoff = 0.05
+        while not self.stopping.is_set():
+            try:
+                self._setup()
+                while not self.stopping.is_set():
+                    self.step()
+                    backoff = 0.05
+            except (redis.ConnectionError, redis.TimeoutError, OSError) as e:
+                log.warning("Redis unavailable (%s); retrying", e)
+            except redis.ResponseError as e:
+                if "NOGROUP" not in str(e):  # a restarted Redis lost the groups: set up again
+                    log.exception("Redis refused a command")
+            except Exception:
+                log.exception("Worker step failed; retrying")
+            self._drop_all()
+            self.stopping.wait(backoff)
+            backoff = min(backoff * 2, 1.0)
+        self.close()
+
+    def _setup(self) -> None:
+        self.redis.set(self.keys.config, self.wanted_partitions, nx=True)
+        self.partitions = int(self.redis.get(self.keys.config) or self.wanted_partitions)
+        for p in range(self.partitions):
+            try:
+                self.redis.xgroup_create(self.keys.stream(p), GROUP, id="0", mkstream=True)
+            except redis.ResponseError as e:
+                if "BUSYGROUP" not in str(e):
+                    raise
+        self._last_tick = 0.0
+
+    def _drop_all(self) -> None:
+        self.owned.clear()
+        self.needs_recovery.clear()
+        self.handler.forget()
+
+    # ------------------------------------------------------------------ one step
+    def step(self) -> None:
+        """Renew and balance leases when due, then read and process one batch."""
+        if time.monotonic() - self._last_tick >= self.lease_ms / 3000:
+            self._tick()
+        if not self.owned:
+            self.stopping.wait(self.lease_ms / 6000)
+            return
+        for p in sorted(self.needs_recovery & set(self.owned)):
+            self._process(self._recover(p))
+        self.needs_recovery.clear()
+        self._process(self._read())
+
+    def _read(self) -> list[Entry]:
+        owned = sorted(self.owned)
+        block = max(1, min(self.lease_ms // 3 - 50, 1000))
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xreadgroup(
+            GROUP,
+            self.id,
+            {self.keys.stream(p): ">" for p in owned},
+            count=self.batch,
+            block=block,
+        )
+        for p in owned:
+            pipe.xpending(self.keys.stream(p), GROUP)
+        result = pipe.execute()
+        read = {int(_partition_of_key(stream)): messages for stream, messages in (result[0] or [])}
+        summary = dict(zip(owned, result[1:], strict=True))
+        entries: list[Entry] = []
+        for p in owned:
+            if not read.get(p) and summary[p].get("pending"):
+                # Pending entries nobody here is working on: a dead or fenced-off worker's, or
+                # ours from a failed attempt.  Resolved now, oldest first.
+                entries += self._recover(p)
+        for p, messages in sorted(read.items()):
+            if p not in self.owned or not messages:
+                continue
+            oldest = summary[p].get("min")
+            if oldest is not None and _id_key(oldest) < _id_key(messages[0][0]):
+                # Something older is pending (a crashed or stale owner's, or one of ours that
+                # failed): resolve it first, in order, with what was just read.
+                entries += self._recover(p)
+                continue
+            entries += [Entry(p, mid, _raw(fields)) for mid, fields in messages]
+        return entries
+
+    def _recover(self, p: int) -> list[Entry]:
+        """Claim every pending entry of ``p`` (oldest first); dead-letter the poisoned ones."""
+        stream = self.keys.stream(p)
+        poisoned: dict[bytes, int] = {}
+        start = "-"
+        while True:
+            rows: list[Any] = self.redis.xpending_range(
+                stream, GROUP, min=start, max="+", count=1000
+            )
+            for row in rows:
+                if row["times_delivered"] >= self.max_deliveries:
+                    poisoned[row["message_id"]] = row["times_delivered"]
+            if len(rows) < 1000:
+                break
+            start = "(" + rows[-1]["message_id"].decode()
+        entries: list[Entry] = []
+        cursor: bytes | str = "0-0"
+        while True:
+            result = self.redis.xautoclaim(stream, GROUP, self.id, 0, cursor, count=1000)
+            cursor, messages = result[0], result[1]
+            for mid, fields in messages:
+                entries.append(Entry(p, mid, _raw(fields), True))
+            if _id_key(cursor) == (0, 0):
+                break
+        keep = []
+        for entry in entries:
+            if entry.id in poisoned:
+                self._dead_letter(entry, f"delivered {poisoned[entry.id]} times without an answer")
+            else:
+                keep.append(entry)
+        return keep
+
+    def _dead_letter(self, entry: Entry, reason: str) -> None:
+        log.warning("Dead-lettering %s on partition %s: %s", entry.id, entry.partition, reason)
+        rid = ""
+        if entry.raw is not None:
+            try:
+                decode_request(entry.raw)
+            except Malformed as e:
+                rid = e.request_id
+            else:
+                rid = _request_id_of(entry.raw)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xadd(
+            self.keys.dead(entry.partition),
+            {FIELD: entry.raw or b"", b"reason": reason, b"entry": entry.id},
+            maxlen=DEAD_MAXLEN,
+            approximate=True,
+        )
+        if rid:
+            reply = Reply(request_id=rid, ok=False, code="failed", message=reason)
+            self._push_reply(pipe, reply)
+        pipe.xack(self.keys.stream(entry.partition), GROUP, entry.id)
+        pipe.execute()
+
+    # ------------------------------------------------------------------ processing
+    def _process(self, entries: list[Entry]) -> None:
+        if not entries:
+            return
+        items: list[Item] = []
+        bad: list[tuple[Entry, Malformed]] = []
+        timeouts: set[str] = set()
+        for entry in entries:
+            if entry.raw is None:  # trimmed after it was answered: nothing left to do
+                self.redis.xack(self.keys.stream(entry.partition), GROUP, entry.id)
+                continue
+            try:
+                request = decode_request(entry.raw)
+            except Malformed as e:
+                bad.append((entry, e))
+                continue
+            if partition_of(request.game_id, self.partitions) != entry.partition and (
+                request.op != "games"
+            ):
+                bad.append((entry, Malformed(request.request_id, "sent to the wrong partition")))
+                continue
+            if isinstance(request, TimeoutRequest):
+                timeouts.add(request.game_id)
+            items.append(Item(entry.partition, position(entry.id), request, entry.seen))
+        passed = self._deadlines_passed(items, timeouts) if timeouts else frozenset()
+        try:
+            replies = self.handler.handle(items, dict(self.owned), passed=passed)
+        except Fenced as e:
+            log.warning("Fenced off: %s", e)
+            lost = {item.partition for item in items}
+            for p in lost:  # which one is unknown: re-check every lease involved
+                self.owned.pop(p, None)
+            self.handler.forget()
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for item, reply in zip(items, replies, strict=True):
+            if not isinstance(item.request, TimeoutRequest):
+                self._push_reply(pipe, reply)
+        for entry, error in bad:
+            if error.request_id:
+                self._push_reply(
+                    pipe,
+                    Reply(
+                        request_id=error.request_id, ok=False, code="malformed", message=str(error)
+                    ),
+                )
+            pipe.xadd(
+                self.keys.dead(entry.partition),
+                {FIELD: entry.raw or b"", b"reason": f"malformed: {error}", b"entry": entry.id},
+                maxlen=DEAD_MAXLEN,
+                approximate=True,
+            )
+        self._announce(pipe)
+        acks: dict[int, list[bytes]] = {}
+        for entry in entries:
+            if entry.raw is not None:
+                acks.setdefault(entry.partition, []).append(entry.id)
+        for p, ids in acks.items():
+            pipe.xack(self.keys.stream(p), GROUP, *ids)
+            self._last_acked[p] = ids[-1]
+        self._batches += 1
+        if self._batches % TRIM_EVERY == 0:
+            for p, last in self._last_acked.items():
+                # Only acknowledged entries go: MINID keeps ``last`` and everything after it.
+                pipe.xtrim(self.keys.stream(p), minid=last, approximate=True)
+        pipe.execute()
+        self.processed += len(items) + len(bad)
+        self.handler.take_snapshots()
+
+    def _push_reply(self, pipe: Any, reply: Reply) -> None:
+        key = self.keys.reply(reply.request_id)
+        pipe.rpush(key, encode(reply))
+        pipe.pexpire(key, REPLY_TTL_MS)
+
+    def _announce(self, pipe: Any) -> None:
+        """Publish each changed game's public status; (re)schedule its turn deadline."""
+        for gid, change in self.handler.changed.items():
+            pipe.publish(
+                self.keys.channel(gid),
+                encode({"game_id": gid, "version": change.version, "to_act": change.to_act}),
+            )
+            key = self.keys.deadlines(partition_of(gid, self.partitions))
+            if change.deadline_ms and change.to_act is not None:
+                self._script(SCHEDULE, [key], [change.deadline_ms, gid], pipe=pipe)
+            else:
+                pipe.zrem(key, gid)
+
+    def _deadlines_passed(self, items: list[Item], games: Iterable[str]) -> frozenset[str]:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.time()
+        names = sorted(games)
+        for gid in names:
+            pipe.zscore(self.keys.deadlines(partition_of(gid, self.partitions)), gid)
+        seconds, micros = (result := pipe.execute())[0]
+        now = seconds * 1000 + micros // 1000
+        return frozenset(g for g, due in zip(names, result[1:], strict=True) if due and due <= now)
+
+    # ------------------------------------------------------------------ leases
+    def _lease_value(self, fence: int) -> str:
+        return f"{self.id}:{fence}"
+
+    def _script(self, source: str, keys: list[str], args: list[Any], pipe: Any = None) -> Any:
+        script = self._scripts.get(source)
+        if script is None:
+            script = self._scripts[source] = self.redis.register_script(source)
+        return script(keys=keys, args=args, client=pipe)
+
+    def _tick(self) -> None:
+        """Heartbeat, renew the leases held, release or take partitions towards a fair share."""
+        self._last_tick = time.monotonic()
+        live, now_ms = self._script(HEARTBEAT, [self.keys.workers], [self.id, self.lease_ms])
+        for p, fence in list(self.owned.items()):
+            if not self._script(
+                RENEW, [self.keys.lease(p)], [self._lease_value(fence), self.lease_ms]
+            ):
+                log.warning("Lost the lease of partition %s", p)
+                del self.owned[p]
+                self._forget_partition(p)
+        share = math.ceil(self.partitions / max(1, int(live)))
+        while len(self.owned) > share:
+            p = max(self.owned)
+            self._script(RELEASE, [self.keys.lease(p)], [self._lease_value(self.owned.pop(p))])
+        if len(self.owned) < share:
+            # Start at a different partition per worker so that workers spread out.
+            first = partition_of(self.id, self.partitions)
+            for k in range(self.partitions):
+                p = (first + k) % self.partitions
+                if len(self.owned) >= share:
+                    break
+                if p not in self.owned:
+                    self._acquire(p)
+        self._issue_timeouts(int(now_ms))
+
+    def _acquire(self, p: int) -> None:
+        if self.redis.exists(self.keys.lease(p)):
+            return
+        stored_fence, _ = self.handler.ledger.ledger_fence(p)
+        fence = self._script(
+            ACQUIRE,
+            [self.keys.lease(p), self.keys.fence(p)],
+            [self.id, self.lease_ms, stored_fence + 1],
+        )
+        if not fence:
+            return
+        log.info("Worker %s owns partition %s (fence %s)", self.id, p, fence)
+        self.owned[p] = int(fence)
+        # Another worker may have moved this partition's games since they were cached here.
+        self._forget_partition(p)
+        self.needs_recovery.add(p)
+        self._restore_deadlines(p)
+
+    def _forget_partition(self, p: int) -> None:
+        self.handler.forget(lambda g: partition_of(g, self.partitions) != p)
+
+    def _restore_deadlines(self, p: int) -> None:
+        """Deadlines survive a Redis restart: re-scheduled (not moved earlier) from the store."""
+        pipe = self.redis.pipeline(transaction=False)
+        for row in self.handler.ledger.ledger_deadlines():
+            if row.deadline_ms and partition_of(row.game_id, self.partitions) == p:
+                self._script(
+                    SCHEDULE_NX, [self.keys.deadlines(p)], [row.deadline_ms, row.game_id], pipe
+                )
+        pipe.execute()
+
+    def _issue_timeouts(self, now_ms: int) -> None:
+        for p in list(self.owned):
+            key = self.keys.deadlines(p)
+            due: list[Any] = self.redis.zrangebyscore(key, "-inf", now_ms, start=0, num=100)
+            for raw in due:
+                gid = raw.decode()
+                state = self.handler.state(gid)
+                if state is None or to_act(state) is None:
+                    self.redis.zrem(key, gid)
+                    continue
+                issued = self._issued.get(gid)
+                if issued is not None and issued[0] == state.version and issued[1] > now_ms:
+                    continue  # issued already; not again before it had time to be processed
+                self._issued[gid] = (state.version, now_ms + self.lease_ms)
+                request = TimeoutRequest(
+                    request_id=f"timeout:{gid}:{state.version}", game_id=gid, version=state.version
+                )
+                self.redis.xadd(self.keys.stream(p), {FIELD: encode(request)})
+
+
+def _raw(fields: dict[bytes, bytes] | None) -> bytes | None:
+    # No fields at all: an entry trimmed away after it was answered.  Fields without ours: a
+    # malformed entry (b"" does not decode).
+    return None if not fields else fields.get(FIELD, b"")
+
+
+def _partition_of_key(stream: bytes | str) -> int:
+    text = stream.decode() if isinstance(stream, bytes) else stream
+    return int(text[text.rindex("{") + 1 : text.rindex("}")])
+
+
+def _request_id_of(raw: bytes) -> str:
+    try:
+        return decode_request(raw).request_id
+    except Malformed as e:
+        return e.request_id

