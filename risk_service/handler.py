@@ -80,6 +80,7 @@ class Change:
     version: int
     to_act: int | None
     deadline_ms: int | None
+    rescheduled: bool = False  # the owner's row (its deadline) was written
 
 
 @dataclass
@@ -118,6 +119,11 @@ class Handler:
         for cache in (self._states, self._seats):
             for gid in [g for g in cache if not keep(g)]:
                 del cache[gid]
+
+    def deadline_ms(self, game_id: str) -> int | None:
+        """The game's turn deadline (None: none set)."""
+        owner = self._seat_rows(game_id).get(OWNER)
+        return owner.deadline_ms if owner is not None else None
 
     def state(self, game_id: str) -> GameState | None:
         """The cached latest state of a game (None: no such game); the caller must not change it."""
@@ -267,7 +273,7 @@ class Handler:
             fences=batch.fences, requests=batch.rows, seats=list(batch.seats.values())
         )
         try:
-            self._snapshots.append(self.app.save_batch(list(batch.games.values()), write))
+            saved = self.app.save_batch(list(batch.games.values()), write)
         except Fenced:
             self._discard(batch)
             raise
@@ -277,14 +283,23 @@ class Handler:
         except BaseException:
             self._discard(batch)
             raise
+        if any(e.originator_version % SNAPSHOT_INTERVAL == 0 for e in saved.events):
+            self._snapshots.append(saved)
         for (gid, seat), row in batch.seats.items():
             self._seat_rows(gid)[seat] = row
         for gid, game in batch.games.items():
             self._states[gid] = game.state
             owner = self._seat_rows(gid).get(OWNER)
             deadline = owner.deadline_ms if owner is not None else None
-            self.changed[gid] = Change(game.state.version, to_act(game.state), deadline)
+            rescheduled = (gid, OWNER) in batch.seats
+            self.changed[gid] = Change(
+                game.state.version, to_act(game.state), deadline, rescheduled
+            )
         return True
+
+    def snapshots_due(self) -> bool:
+        """Whether the last batches reached a version at which a snapshot is taken."""
+        return bool(self._snapshots)
 
     def take_snapshots(self) -> None:
         """The snapshots due after the last batches (every ``SNAPSHOT_INTERVAL`` events), left

@@ -40,6 +40,8 @@ from eventsourcing.popo import POPOApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 from eventsourcing.utils import get_topic
 
+from risk_service.stores import tune_sqlite
+
 OWNER = -1  # the seat number of the game owner's token row
 # Tokens carry 256 random bits, out of reach of any guessing whatever the hash costs; the hash
 # only has to be salted and one-way.  A small scrypt cost keeps game creation (several tokens,
@@ -305,6 +307,7 @@ def application_recorder(factory: InfrastructureFactory[Any]) -> ApplicationReco
     """The ledger-aware recorder for the application's store."""
     if isinstance(factory, SQLiteFactory):
         cls: type[Any] = SQLiteLedgerRecorder
+        tune_sqlite(factory.datastore)  # before any connection is made
     elif type(factory).__module__ == "eventsourcing.postgres":
         # Imported only with a PostgreSQL store: its driver is an optional dependency.
         from risk_service.ledger_pg import PostgresLedgerRecorder

@@ -16,6 +16,8 @@ Exactly once, in order:
   older one is pending (a crashed or stale owner's), it claims the whole pending list
   (XAUTOCLAIM) and processes it in stream order first.  Replies and XACK follow the commit, so
   a crash between them only causes a redelivery, answered from the ledger.
+* Replies, acknowledgements and announcements of a batch travel in one pipeline with the next
+  read, so a busy worker pays one Redis round trip per batch.
 * A store write carrying an older fence than one already written fails (``Fenced``): the worker
   drops that partition at once.  The game version (the events' primary key) fences each game.
 
@@ -153,7 +155,10 @@ class Worker:
         self._batches = 0
         self._last_acked: dict[int, bytes] = {}
         self._scripts: dict[str, Any] = {}
+        self._shas: dict[str, str] = {}
         self._issued: dict[str, tuple[int, int]] = {}  # game → (version, not again before ms)
+        # Replies, acknowledgements and announcements of stored batches, sent with the next read.
+        self._outbox: Any = self.redis.pipeline(transaction=False)
 
     # ------------------------------------------------------------------ lifecycle
     def stop(self) -> None:
@@ -161,6 +166,7 @@ class Worker:
 
     def close(self) -> None:
         try:
+            self._flush()
             for p, fence in list(self.owned.items()):
                 self._script(RELEASE, [self.keys.lease(p)], [self._lease_value(fence)])
         except redis.RedisError:
@@ -186,10 +192,12 @@ class Worker:
             except (redis.ConnectionError, redis.TimeoutError, OSError) as e:
                 log.warning("Redis unavailable (%s); retrying", e)
             except redis.ResponseError as e:
-                if "NOGROUP" not in str(e):  # a restarted Redis lost the groups: set up again
+                # A restarted Redis lost the groups and scripts: set up again.
+                if "NOGROUP" not in str(e) and "NOSCRIPT" not in str(e):
                     log.exception("Redis refused a command")
             except Exception:
                 log.exception("Worker step failed; retrying")
+            self._outbox.reset()  # unacknowledged entries are redelivered, answered by the ledger
             self._drop_all()
             self.stopping.wait(backoff)
             backoff = min(backoff * 2, 1.0)
@@ -204,6 +212,7 @@ class Worker:
             except redis.ResponseError as e:
                 if "BUSYGROUP" not in str(e):
                     raise
+        self._shas.clear()  # a restarted Redis lost them: loaded again
         self._last_tick = 0.0
 
     def _drop_all(self) -> None:
@@ -215,11 +224,14 @@ class Worker:
     def step(self) -> None:
         """Renew and balance leases when due, then read and process one batch."""
         if time.monotonic() - self._last_tick >= self.lease_ms / 3000:
+            self._flush()  # before a lease may be released
             self._tick()
         if not self.owned:
+            self._flush()
             self.stopping.wait(self.lease_ms / 6000)
             return
         for p in sorted(self.needs_recovery & set(self.owned)):
+            self._flush()
             self._process(self._recover(p))
         self.needs_recovery.clear()
         self._process(self._read())
@@ -227,7 +239,8 @@ class Worker:
     def _read(self) -> list[Entry]:
         owned = sorted(self.owned)
         block = max(1, min(self.lease_ms // 3 - 50, 1000))
-        pipe = self.redis.pipeline(transaction=False)
+        pipe, self._outbox = self._outbox, self.redis.pipeline(transaction=False)
+        sent = len(pipe)  # the previous batch's replies: answered first
         pipe.xreadgroup(
             GROUP,
             self.id,
@@ -237,7 +250,7 @@ class Worker:
         )
         for p in owned:
             pipe.xpending(self.keys.stream(p), GROUP)
-        result = pipe.execute()
+        result = pipe.execute()[sent:]
         read = {int(_partition_of_key(stream)): messages for stream, messages in (result[0] or [])}
         summary = dict(zip(owned, result[1:], strict=True))
         entries: list[Entry] = []
@@ -347,7 +360,7 @@ class Worker:
                 self.owned.pop(p, None)
             self.handler.forget()
             return
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self._outbox
         for item, reply in zip(items, replies, strict=True):
             if not isinstance(item.request, TimeoutRequest):
                 self._push_reply(pipe, reply)
@@ -378,9 +391,16 @@ class Worker:
             for p, last in self._last_acked.items():
                 # Only acknowledged entries go: MINID keeps ``last`` and everything after it.
                 pipe.xtrim(self.keys.stream(p), minid=last, approximate=True)
-        pipe.execute()
         self.processed += len(items) + len(bad)
-        self.handler.take_snapshots()
+        if self.handler.snapshots_due():
+            self._flush()  # the replies first: a snapshot is only a shortcut
+            self.handler.take_snapshots()
+
+    def _flush(self) -> None:
+        """Send what ``_process`` left for the next read now (replies, acknowledgements)."""
+        if len(self._outbox):
+            pipe, self._outbox = self._outbox, self.redis.pipeline(transaction=False)
+            pipe.execute()
 
     def _push_reply(self, pipe: Any, reply: Reply) -> None:
         key = self.keys.reply(reply.request_id)
@@ -396,8 +416,10 @@ class Worker:
             )
             key = self.keys.deadlines(partition_of(gid, self.partitions))
             if change.deadline_ms and change.to_act is not None:
-                self._script(SCHEDULE, [key], [change.deadline_ms, gid], pipe=pipe)
-            else:
+                pipe.evalsha(self._load(SCHEDULE), 1, key, change.deadline_ms, gid)
+            elif change.deadline_ms or change.rescheduled:
+                # Without a deadline, none can be scheduled but one just removed (and any left
+                # over is dropped by ``_issue_timeouts``).
                 pipe.zrem(key, gid)
 
     def _deadlines_passed(self, items: list[Item], games: Iterable[str]) -> frozenset[str]:
@@ -413,6 +435,14 @@ class Worker:
     # ------------------------------------------------------------------ leases
     def _lease_value(self, fence: int) -> str:
         return f"{self.id}:{fence}"
+
+    def _load(self, source: str) -> str:
+        """The SHA of a script loaded into Redis, for ``evalsha`` in a pipeline (a pipeline
+        running a ``Script`` would first ask Redis whether it is loaded: a round trip more)."""
+        sha = self._shas.get(source)
+        if sha is None:
+            sha = self._shas[source] = str(self.redis.script_load(source))
+        return sha
 
     def _script(self, source: str, keys: list[str], args: list[Any], pipe: Any = None) -> Any:
         script = self._scripts.get(source)
@@ -484,7 +514,7 @@ class Worker:
             for raw in due:
                 gid = raw.decode()
                 state = self.handler.state(gid)
-                if state is None or to_act(state) is None:
+                if state is None or to_act(state) is None or not self.handler.deadline_ms(gid):
                     self.redis.zrem(key, gid)
                     continue
                 issued = self._issued.get(gid)
