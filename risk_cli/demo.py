@@ -13,7 +13,7 @@ from risk_cli import render
 from risk_cli.common import App, echo_json, json_option, pass_app
 from risk_cli.play import play_game
 from risk_core import Event, GameState, bots, encode, load_board
-from risk_core.model import GameStarted
+from risk_core.model import GameStarted, GameWon
 from risk_core.rulesets import get as get_ruleset
 from risk_core.views import view, visible_event
 
@@ -108,7 +108,9 @@ def demo(
         )
         return
     names = render.Names(load_board(state.board), v["players"])
-    won = render.event_line(visible_event(events[-1], None), names)
+    won = render.event_line(
+        visible_event(next(e for e in reversed(events) if isinstance(e, GameWon)), None), names
+    )
     click.echo(f"{won}\nThe game took {state.turn} turns and {len(events)} events.\n")
     click.echo(render.standings_text(v))
     store = _store_flag(ctx, app)

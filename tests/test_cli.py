@@ -391,6 +391,7 @@ def test_demo_same_seed_same_digest(risk: Run) -> None:
 
 def test_demo_text(risk: Run) -> None:
     text = risk("demo", "--seed", "3", "--players", "3").stdout
+    assert " wins by " in text.splitlines()[0]  # the result comes first
     assert "The game took" in text and "winner" in text
     game_id = text.split("Game id: ")[1].split()[0]
     assert f" show {game_id}" in text and f" log {game_id}" in text
