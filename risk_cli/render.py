@@ -377,8 +377,13 @@ def standings_text(v: JsonDict) -> str:
 
 # --------------------------------------------------------------------------- catalogues
 def players_text(info: JsonDict) -> str:
-    low, high = info["min_players"], info["max_players"]
-    return f"{low} players" if low == high else f"{low}-{high} players"
+    counts = info["player_counts"]
+    low, high = counts[0], counts[-1]
+    if len(counts) == 1:
+        return f"{low} players"
+    if len(counts) == high - low + 1:
+        return f"{low}-{high} players"
+    return " or ".join(str(n) for n in counts) + " players"
 
 
 def rules_text(info: JsonDict) -> str:

@@ -101,6 +101,7 @@ class RuleSetInfo(msgspec.Struct, frozen=True, kw_only=True):
     board: str
     min_players: int
     max_players: int
+    player_counts: tuple[int, ...]  # the counts a game can start with (teams: 4 or 6)
     options: dict[str, Any]
 
 
@@ -116,6 +117,9 @@ def list_rulesets() -> list[RuleSetInfo]:
                 board=rs.board_name,
                 min_players=rs.min_players,
                 max_players=rs.max_players,
+                player_counts=tuple(
+                    n for n in range(rs.min_players, rs.max_players + 1) if rs.allows_players(n)
+                ),
                 options={k: msgspec.to_builtins(v) for k, v in rs.options.items()},
             )
         )
