@@ -359,6 +359,15 @@ class RuleSet:
         """Set-specific invariants broken in ``state`` (audits; CORE's are checked by tests)."""
         return []
 
+    def fighting_units(self, state: GameState, seat: Seat, t: int) -> int:
+        """Units ``seat`` fights with in ``t``: in CORE every unit there (its own, or those of
+        the classic-2p ally it commands or defends)."""
+        return state.armies[t]
+
+    def battle_ends_order(self, state: GameState, order: PendingAttack, emit: Emit) -> bool:
+        """After a battle that did not take the target: True stops the order (CORE: never)."""
+        return False
+
     def attacker_owns(self, state: GameState, seat: Seat, origin: int) -> bool:
         """May ``seat`` attack from ``origin``? (classic-2p extends this to ally territories.)"""
         return state.owner[origin] == seat
@@ -586,7 +595,7 @@ class RuleSet:
         order = state.attack
         if state.phase != "defend" or order is None:
             raise RuleError("wrong_phase", "No attack is waiting for your defence.")
-        most = min(2, state.armies[order.target])
+        most = min(2, self.fighting_units(state, order.defender, order.target))
         if not 1 <= cmd.dice <= most:
             raise RuleError("too_many_dice", f"Defend with 1 to {most} dice.")
         self.fight(state, order, cmd.dice, emit)
@@ -648,9 +657,11 @@ class RuleSet:
         board = self.board
         o, t = order.origin, order.target
         origin_id, target_id = board.territories[o].id, board.territories[t].id
+        units = self.fighting_units
+        attacker = state.current
         while True:
-            a = min(order.dice, state.armies[o] - 1)
-            most = min(2, state.armies[t])
+            a = min(order.dice, units(state, attacker, o) - 1)
+            most = min(2, units(state, order.defender, t))
             if defence is None:
                 if state.players[order.defender].policy == "ask":
                     emit(
@@ -678,7 +689,7 @@ class RuleSet:
                     a_loss += 1
             emit(
                 BattleFought(
-                    seat=state.current,
+                    seat=attacker,
                     origin=origin_id,
                     target=target_id,
                     defender=order.defender,
@@ -693,9 +704,14 @@ class RuleSet:
             if state.armies[t] == 0:
                 self.conquer(state, order, a, emit)
                 return
-            if order.until == "once" or state.armies[o] <= max(order.stop_at, 1):
+            if self.battle_ends_order(state, order, emit):
+                return
+            if order.until == "once" or units(state, attacker, o) <= max(order.stop_at, 1):
                 return
             defence = None
+            defender = self.defender_of(state, t)  # a shared territory may change hands
+            if defender != order.defender:
+                order = msgspec.structs.replace(order, defender=defender)
 
     def conquer(self, state: GameState, order: PendingAttack, dice: int, emit: Emit) -> None:
         o, t = order.origin, order.target
@@ -801,7 +817,7 @@ class RuleSet:
                 and (state.players[state.attack.defender].policy == "auto")
             ):
                 order = state.attack
-                self.fight(state, order, min(2, state.armies[order.target]), emit)
+                self.fight(state, order, 2, emit)  # the most dice allowed (fight caps it)
             elif (
                 state.phase == "ally_place"
                 # a standing policy answers for another seat than the mover, never for the mover
@@ -1154,7 +1170,7 @@ class RuleSet:
 
     def _legal_defend(self, state: GameState, seat: Seat) -> Iterator[Command]:
         assert state.attack is not None
-        for d in range(1, min(2, state.armies[state.attack.target]) + 1):
+        for d in range(1, min(2, self.fighting_units(state, seat, state.attack.target)) + 1):
             yield Defend(seat=seat, dice=d)
 
     def _legal_occupy(self, state: GameState, seat: Seat) -> Iterator[Command]:

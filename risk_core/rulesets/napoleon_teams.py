@@ -32,8 +32,6 @@ from risk_core.model import (
     BattleFought,
     CardsTraded,
     Command,
-    DefenceRequested,
-    Defend,
     EndTurn,
     Event,
     Fortified,
@@ -52,7 +50,6 @@ from risk_core.model import (
     command,
     event,
 )
-from risk_core.rng import Rng
 from risk_core.rulesets.base import Emit, Option, RuleSet
 from risk_core.rulesets.napoleon import NAPOLEON_OPTIONS, Napoleon
 from risk_core.rulesets.napoleon_mission import fixed_set_value
@@ -322,15 +319,6 @@ class NapoleonTeams(Napoleon):
         )
         self.fight(state, order, None, emit)
 
-    def _defend(self, state: GameState, cmd: Defend, emit: Emit) -> None:
-        order = state.attack
-        if state.phase != "defend" or order is None:
-            raise RuleError("wrong_phase", "No attack is waiting for your defence.")
-        most = min(2, self.units(state, order.defender, order.target))
-        if not 1 <= cmd.dice <= most:
-            raise RuleError("too_many_dice", f"Defend with 1 to {most} dice.")
-        self.fight(state, order, cmd.dice, emit)
-
     def _designate(self, state: GameState, cmd: DesignateDefender, emit: Emit) -> None:
         """DEC-20 (iii): the defending team chooses whose regiments defend this battle."""
         order = state.attack
@@ -352,63 +340,18 @@ class NapoleonTeams(Napoleon):
             )
         emit(DefenderDesignated(seat=cmd.seat, member=member))
 
-    def fight(
-        self, state: GameState, order: PendingAttack, defence: int | None, emit: Emit
-    ) -> None:
-        """CORE battles where each side fights with one seat's regiments (DEC-20 ii/iii)."""
-        o, t = order.origin, order.target
-        origin_id, target_id = self.board.territories[o].id, self.board.territories[t].id
-        seat = state.current
-        while True:
-            member = order.defender
-            a = min(order.dice, self.units(state, seat, o) - 1)
-            most = min(2, self.units(state, member, t))
-            if defence is None:
-                if state.players[member].policy == "ask":
-                    emit(
-                        DefenceRequested(
-                            seat=member,
-                            origin=origin_id,
-                            target=target_id,
-                            dice=order.dice,
-                            until=order.until,
-                            stop_at=order.stop_at,
-                            move=order.move,
-                        )
-                    )
-                    return
-                defence = most
-            d = min(defence, most)
-            rng = Rng(state.seed, state.rng, state.dice_script)
-            attack = sorted(rng.dice(a), reverse=True)
-            guard = sorted(rng.dice(d), reverse=True)
-            d_loss = sum(1 for x, y in zip(attack, guard, strict=False) if x > y)
-            emit(
-                BattleFought(
-                    seat=seat,
-                    origin=origin_id,
-                    target=target_id,
-                    defender=member,
-                    attack=tuple(attack),
-                    defence=tuple(guard),
-                    attacker_losses=min(a, d) - d_loss,
-                    defender_losses=d_loss,
-                    rng=rng.counter,
-                    scripted=rng.scripted,
-                )
-            )
-            if state.armies[t] == 0:
-                self.conquer(state, order, a, emit)
-                return
-            if not self.has_units(state, member):  # NAP-TEAM-11: checked after every battle
-                emit(
-                    PlayerEliminated(seat=member, by=seat, cards=tuple(state.players[member].hand))
-                )
-                return
-            if order.until == "once" or self.units(state, seat, o) <= max(order.stop_at, 1):
-                return
-            defence = None
-            order = msgspec.structs.replace(order, defender=self.defender_of(state, t))
+    def fighting_units(self, state: GameState, seat: Seat, t: int) -> int:
+        return self.units(state, seat, t)  # DEC-20: each side fights with one seat's regiments
+
+    def battle_ends_order(self, state: GameState, order: PendingAttack, emit: Emit) -> bool:
+        """NAP-TEAM-11: elimination is checked after every battle, not only on conquest."""
+        member = order.defender
+        if self.has_units(state, member):
+            return False
+        emit(
+            PlayerEliminated(seat=member, by=state.current, cards=tuple(state.players[member].hand))
+        )
+        return True
 
     def conquer(self, state: GameState, order: PendingAttack, dice: int, emit: Emit) -> None:
         o, t = order.origin, order.target
@@ -517,8 +460,7 @@ class NapoleonTeams(Napoleon):
         order = state.attack
         assert order is not None
         t = order.target
-        for d in range(1, min(2, self.units(state, seat, t)) + 1):
-            yield Defend(seat=seat, dice=d)
+        yield from RuleSet._legal_defend(self, state, seat)
         if seat == self.defender_of(state, t):
             for member in self.occupants(state, t):
                 if member != seat:
@@ -585,7 +527,6 @@ class NapoleonTeams(Napoleon):
         **RuleSet.COMMAND_HANDLERS,
         Place: _place,
         Attack: _attack,
-        Defend: _defend,
         DesignateDefender: _designate,
         Fortify: _fortify,
     }
