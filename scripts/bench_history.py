@@ -31,22 +31,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_store import pick  # noqa: E402  (same random player as the store bench)
+
 import risk_core  # noqa: E402
-from risk_core.model import Attack  # noqa: E402
 from risk_service import GameService  # noqa: E402
 from risk_service.audit import audit_game  # noqa: E402
 from risk_service.exchange import export_game, import_game  # noqa: E402
 from risk_service.history import branch  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
-
-
-def pick(state: risk_core.GameState, rnd: random.Random) -> risk_core.Command:
-    legal = risk_core.legal_commands(state)
-    attacks = [c for c in legal if isinstance(c, Attack)]
-    if attacks and rnd.random() < 0.7:
-        return rnd.choice(attacks)
-    return rnd.choice(legal)
 
 
 def timed(fn: Callable[[], object]) -> tuple[float, float]:

@@ -580,6 +580,10 @@ class RuleSet:
         err = self.attack_error(state, seat, o, t)
         if err is not None:
             raise err
+        self.launch(state, cmd, o, t, emit)
+
+    def launch(self, state: GameState, cmd: Attack, o: int, t: int, emit: Emit) -> None:
+        """Start the battles of a validated attack order."""
         order = PendingAttack(
             defender=self.defender_of(state, t),
             origin=o,

@@ -308,16 +308,7 @@ class NapoleonTeams(Napoleon):
             raise RuleError("too_many_dice", f"Attack with 1 to {min(3, own - 1)} dice.")
         if cmd.stop_at < 1:
             raise RuleError("bad_count", "stop_at must be at least 1.")
-        order = PendingAttack(
-            defender=self.defender_of(state, t),
-            origin=o,
-            target=t,
-            dice=cmd.dice,
-            until=cmd.until,
-            stop_at=cmd.stop_at,
-            move=cmd.move,
-        )
-        self.fight(state, order, None, emit)
+        self.launch(state, cmd, o, t, emit)
 
     def _designate(self, state: GameState, cmd: DesignateDefender, emit: Emit) -> None:
         """DEC-20 (iii): the defending team chooses whose regiments defend this battle."""
