@@ -28,6 +28,7 @@ from risk_service.protocol import (
     encode,
     partition_of,
 )
+from risk_service.wire import Batch, Channel
 
 
 class RemoteError(RiskError):
@@ -52,9 +53,11 @@ class ServiceClient:
         self.timeout = timeout
         self.attempt = attempt
         self.redis = redis.Redis.from_url(url, socket_connect_timeout=2)
+        self._channel = Channel(self.redis)
         self._partitions: int | None = None
 
     def close(self) -> None:
+        self._channel.close()
         self.redis.close()
 
     def __enter__(self) -> ServiceClient:
@@ -93,10 +96,10 @@ class ServiceClient:
                 )
             try:
                 stream = self.keys.stream(partition_of(request.game_id, self.partitions))
-                pipe = self.redis.pipeline(transaction=False)
-                pipe.xadd(stream, {FIELD: data})
-                pipe.blpop([reply_key], timeout=max(0.01, min(self.attempt, left)))
-                _, popped = pipe.execute()
+                batch = Batch()
+                batch.add("XADD", stream, "*", FIELD, data)
+                batch.add("BLPOP", reply_key, max(0.01, min(self.attempt, left)))
+                _, popped = self._channel.send(batch)
             except (redis.ConnectionError, redis.TimeoutError):
                 time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
                 delay = min(delay * 2, 1.0)

@@ -31,7 +31,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
-from eventsourcing.application import ProcessingEvent
 from eventsourcing.persistence import IntegrityError
 
 import risk_core
@@ -107,11 +106,12 @@ class Handler:
         self._states: OrderedDict[str, GameState] = OrderedDict()
         self._seats: OrderedDict[str, dict[int, SeatRow]] = OrderedDict()
         # (game, seat) → (stored hash, sha256 of the token that matched it): a seat's token is
-        # checked with scrypt once per worker, later requests by a constant-time digest compare.
+        # checked against its salted hash once per worker (a slow scrypt one, for games stored
+        # by earlier versions), later requests by a constant-time digest compare.
         self._verified: dict[tuple[str, int], tuple[str, bytes]] = {}
         self.changed: dict[str, Change] = {}  # games changed by the last ``handle``
         self._passed: frozenset[str] = frozenset()
-        self._snapshots: list[ProcessingEvent[str]] = []
+        self._snapshots_due: set[str] = set()  # games that passed a multiple of the interval
 
     # ------------------------------------------------------------------ caches
     def forget(self, keep: Callable[[str], bool] = lambda game_id: False) -> None:
@@ -164,7 +164,7 @@ class Handler:
         digest = hashlib.sha256(token.encode()).digest()
         hit = self._verified.get((game_id, seat))
         if hit is not None and hit[0] == row.hash:
-            # One token matches a hash: any other digest is a wrong token, no scrypt needed.
+            # One token matches a hash: any other digest is a wrong token, no hashing needed.
             return hmac.compare_digest(hit[1], digest)
         if not ledger.verify_token(token, row.hash):
             return False
@@ -283,8 +283,11 @@ class Handler:
         except BaseException:
             self._discard(batch)
             raise
-        if any(e.originator_version % SNAPSHOT_INTERVAL == 0 for e in saved.events):
-            self._snapshots.append(saved)
+        self._snapshots_due.update(
+            str(e.originator_id)
+            for e in saved.events
+            if e.originator_version % SNAPSHOT_INTERVAL == 0
+        )
         for (gid, seat), row in batch.seats.items():
             self._seat_rows(gid)[seat] = row
         for gid, game in batch.games.items():
@@ -299,26 +302,17 @@ class Handler:
 
     def snapshots_due(self) -> bool:
         """Whether the last batches reached a version at which a snapshot is taken."""
-        return bool(self._snapshots)
+        return bool(self._snapshots_due)
 
     def take_snapshots(self) -> None:
-        """The snapshots due after the last batches (every ``SNAPSHOT_INTERVAL`` events), left
-        until their replies are sent.  Taken from the live state when it is at that version,
-        else from the service's projector: both far cheaper than the library's replay."""
-        pending, self._snapshots = self._snapshots, []
-        for processing in pending:
-            for event in processing.events:
-                version = event.originator_version
-                if version % SNAPSHOT_INTERVAL:
-                    continue
-                gid = str(event.originator_id)
-                live = self._states.get(gid)
-                try:
-                    state = live if live is not None and live.version == version else None
-                    state = state or self.service.state(gid, at=version)
-                except RiskError as e:
-                    log.warning("No snapshot of game %s at version %s: %s", gid, version, e)
-                    continue
+        """A snapshot of each game whose stored events passed a multiple of
+        ``SNAPSHOT_INTERVAL`` since the last call, left until the replies are sent.  It is the
+        cached latest state, at whatever version the game reached (a snapshot may be at any
+        version): no replay at all."""
+        due, self._snapshots_due = self._snapshots_due, set()
+        for gid in sorted(due):
+            state = self._states.get(gid)
+            if state is not None:  # evicted from the cache meanwhile: the next interval's turn
                 self.app.put_snapshot(gid, state)
 
     def _discard(self, batch: _Batch) -> None:

@@ -6,8 +6,8 @@ in the same transaction as the events:
 * ``risk_requests`` — one row per decided request id, with the outcome sent back.  Its primary
   key makes a redelivered or retried request a conflict instead of a second application, and the
   stored outcome is the reply a retry gets.
-* ``risk_seats`` — per game, a salted scrypt hash of each seat's secret token (seat -1: the
-  game owner's), the bot level of a seat handed to the computer, and on the owner's row the turn
+* ``risk_seats`` — per game, a salted hash of each seat's secret token (seat -1: the game
+  owner's), the bot level of a seat handed to the computer, and on the owner's row the turn
   deadline.  Tokens themselves are never stored.
 * ``risk_fences`` — per stream partition, the highest lease fencing counter that has written
   and the stream position processed so far (the role of the library's ``Tracking``, kept per
@@ -40,14 +40,14 @@ from eventsourcing.popo import POPOApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
 from eventsourcing.utils import get_topic
 
-from risk_service.stores import tune_sqlite
+from risk_service.stores import BACKGROUND_CHECKPOINTS, tune_sqlite
 
 OWNER = -1  # the seat number of the game owner's token row
-# Tokens carry 256 random bits, out of reach of any guessing whatever the hash costs; the hash
-# only has to be salted and one-way.  A small scrypt cost keeps game creation (several tokens,
-# hashed inside the worker's loop) to a few milliseconds.  The parameters are stored with each
-# hash, so raising them later needs no migration.
-SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**11, 8, 1
+# Tokens carry 256 random bits, out of reach of any guessing whatever the hash costs, so the
+# hash only has to be salted and one-way: SHA-256 of salt and token (as services store API
+# tokens).  A slow password hash would buy nothing here and cost milliseconds per token inside
+# the worker's loop, stalling every game queued behind it.  Hashes name their scheme; the
+# scrypt hashes of earlier versions are still verified.
 MIN_SECRET_BYTES = 32
 
 
@@ -109,20 +109,21 @@ def derive_token(secret: str, game_id: str, seat: int) -> str:
 
 def hash_token(token: str) -> str:
     salt = os.urandom(16)
-    digest = hashlib.scrypt(token.encode(), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32)
-    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${_b64(salt)}${_b64(digest)}"
+    return f"sha256${_b64(salt)}${_b64(hashlib.sha256(salt + token.encode()).digest())}"
 
 
 def verify_token(token: str, stored: str | None) -> bool:
     if stored is None or not token:
         return False
     try:
-        kind, n, r, p, salt, digest = stored.split("$")
-        if kind != "scrypt":
+        kind, *params, salt, digest = stored.split("$")
+        if kind == "sha256" and not params:
+            got = hashlib.sha256(_unb64(salt) + token.encode()).digest()
+        elif kind == "scrypt" and len(params) == 3:
+            n, r, p = map(int, params)
+            got = hashlib.scrypt(token.encode(), salt=_unb64(salt), n=n, r=r, p=p, dklen=32)
+        else:
             return False
-        got = hashlib.scrypt(
-            token.encode(), salt=_unb64(salt), n=int(n), r=int(r), p=int(p), dklen=32
-        )
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(got, _unb64(digest))
@@ -307,7 +308,9 @@ def application_recorder(factory: InfrastructureFactory[Any]) -> ApplicationReco
     """The ledger-aware recorder for the application's store."""
     if isinstance(factory, SQLiteFactory):
         cls: type[Any] = SQLiteLedgerRecorder
-        tune_sqlite(factory.datastore)  # before any connection is made
+        # Before any connection is made.
+        background = factory.env.get(BACKGROUND_CHECKPOINTS) == "y"
+        tune_sqlite(factory.datastore, background_checkpoints=background)
     elif type(factory).__module__ == "eventsourcing.postgres":
         # Imported only with a PostgreSQL store: its driver is an optional dependency.
         from risk_service.ledger_pg import PostgresLedgerRecorder

@@ -44,7 +44,14 @@ from risk_core import GameState, RiskError, SeatInfo
 from risk_core.model import Branched, GameStarted, OptionValue, copy_state
 from risk_service.app import SNAPSHOT_INTERVAL, Game, GameApplication, GameSnapshot
 from risk_service.mapper import EngineCommand, EngineEvent, EventRow, MsgspecMapper
-from risk_service.stores import copy_rows, create_tables, parse_store, select_states
+from risk_service.stores import (
+    BACKGROUND_CHECKPOINTS,
+    WalCheckpointer,
+    copy_rows,
+    create_tables,
+    parse_store,
+    select_states,
+)
 
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 CACHE_SIZE = 64  # latest states kept per service instance
@@ -97,18 +104,28 @@ class GameSummary(msgspec.Struct, frozen=True):
 
 
 class GameService:
-    def __init__(self, store: str | None = None) -> None:
-        """Open the store at ``store`` (else ``$RISK_STORE``, else the default SQLite file)."""
+    def __init__(self, store: str | None = None, *, background_checkpoints: bool = False) -> None:
+        """Open the store at ``store`` (else ``$RISK_STORE``, else the default SQLite file).
+
+        ``background_checkpoints``: a SQLite store's log is checkpointed by a thread of this
+        service rather than inside commits (for a long-running writer; see ``stores``).
+        """
         try:
             config = parse_store(store if store is not None else os.environ.get("RISK_STORE"))
         except ValueError as e:
             raise ServiceError("bad_store", str(e)) from None
         self.store_url = config.url
         self._config = config
+        self._checkpointer: WalCheckpointer | None = None
+        env = config.env
         if config.path is not None:
             config.path.parent.mkdir(parents=True, exist_ok=True)
+            if background_checkpoints:
+                env = {**env, BACKGROUND_CHECKPOINTS: "y"}
         with self._store_errors():
-            self._app = GameApplication(env=config.env)
+            self._app = GameApplication(env=env)
+        if config.path is not None and background_checkpoints:
+            self._checkpointer = WalCheckpointer(config.path)
         assert self._app.snapshots is not None  # snapshotting_intervals enables them
         self._snapshots = self._app.snapshots.recorder
         self._mapper = cast(MsgspecMapper, self._app.mapper)
@@ -374,6 +391,9 @@ class GameService:
         with self._lock:
             self._cache.clear()
             self._app.close()
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+                self._checkpointer = None
 
     def __enter__(self) -> GameService:
         return self

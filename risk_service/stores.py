@@ -24,13 +24,21 @@ the process, while a power loss or an operating system crash may lose the last t
 committed before it (never corrupting the file nor keeping part of a transaction).  ``FULL``
 would flush every commit, which on common disks costs more than the whole rest of a command's
 handling.
+
+Checkpoints (copying the log into the database file) do flush the disk, for milliseconds to
+tens of milliseconds.  SQLite runs one inside the commit that grows the log past 1000 pages,
+stalling that command and every one queued behind it; a long-running writer (the command
+worker) instead asks for ``background_checkpoints``: a ``WalCheckpointer`` thread checkpoints
+every fraction of a second, and a commit checkpoints only past ``WAL_BACKSTOP_PAGES``.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -53,6 +61,9 @@ COMMON_ENV = {
 }
 POSTGRES_OPTIONS = ("schema", "connect_timeout")
 SCHEMA_LOCK = 0x5249534B  # PostgreSQL advisory lock key serialising create_tables ("RISK")
+BACKGROUND_CHECKPOINTS = "RISK_SQLITE_BACKGROUND_CHECKPOINTS"  # env key: "y" to enable
+WAL_BACKSTOP_PAGES = 20_000  # ~80 MB of log: a commit checkpoints only if the thread lags so far
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -168,9 +179,10 @@ def _mask(url: str) -> str:
 SQLITE_STATEMENTS = 256  # prepared statements cached per connection (the library caches 1)
 
 
-def tune_sqlite(datastore: SQLiteDatastore) -> None:
+def tune_sqlite(datastore: SQLiteDatastore, *, background_checkpoints: bool = False) -> None:
     """Make ``datastore``'s new connections ``synchronous=NORMAL`` (see the module notes) and
-    cache their prepared statements.
+    cache their prepared statements; with ``background_checkpoints``, leave checkpoints to a
+    ``WalCheckpointer`` (a commit checkpoints only past ``WAL_BACKSTOP_PAGES``).
 
     The library's pool opens connections with ``cached_statements=True``, a cache of one
     statement: every transaction then prepares each of its statements again.  The connections
@@ -197,11 +209,58 @@ def tune_sqlite(datastore: SQLiteDatastore) -> None:
                 conn.execute("PRAGMA journal_mode=WAL")
             pool.is_journal_mode_wal = True
             conn.execute("PRAGMA synchronous=NORMAL")
+            if background_checkpoints:
+                conn.execute(f"PRAGMA wal_autocheckpoint={WAL_BACKSTOP_PAGES}")
         conn.row_factory = sqlite3.Row
         return SQLiteConnection(sqlite_conn=conn, max_age=pool.max_age)
 
     pool._create_connection = create  # type: ignore[method-assign]
     pool.risk_tuned = True  # type: ignore[attr-defined]
+
+
+class WalCheckpointer:
+    """Checkpoints a SQLite file's write-ahead log every ``interval`` seconds, in a thread.
+
+    ``PASSIVE`` checkpoints wait for no reader or writer, and the thread's disk flushes run
+    without Python's lock held: the writer's commits go on meanwhile.
+    """
+
+    def __init__(self, path: Path, interval: float = 0.25) -> None:
+        self.path = path
+        self.interval = interval
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="wal-checkpointer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        conn: sqlite3.Connection | None = None
+        try:
+            while not self._stopping.wait(self.interval):
+                try:
+                    conn = conn or self._connect()
+                    if conn is not None:
+                        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error as e:  # a busy or vanished file: the next round retries
+                    log.warning("WAL checkpoint of %s failed: %s", self.path, e)
+        finally:
+            if conn is not None:
+                conn.close()
+
+    def _connect(self) -> sqlite3.Connection | None:
+        """A connection once the store's connections have made the file a WAL file (one that
+        opened it before would never checkpoint; setting the mode here would race them)."""
+        if not self.path.exists():
+            return None
+        conn = sqlite3.connect(self.path, timeout=SQLITE3_DEFAULT_LOCK_TIMEOUT)
+        if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+            conn.close()
+            return None
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    def close(self) -> None:
+        self._stopping.set()
+        self._thread.join()
 
 
 def select_states(

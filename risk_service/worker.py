@@ -68,6 +68,7 @@ from risk_service.protocol import (
     partition_of,
 )
 from risk_service.store import GameService
+from risk_service.wire import Batch, Channel, entry_fields, streams_read
 
 log = logging.getLogger(__name__)
 REPLY_TTL_MS = 120_000
@@ -96,6 +97,13 @@ RELEASE = (
 )
 SCHEDULE = _NOW + "return redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[2])"
 SCHEDULE_NX = _NOW + "return redis.call('ZADD', KEYS[1], 'NX', now + tonumber(ARGV[1]), ARGV[2])"
+# KEYS: streams.  ARGV: the group.  For each stream with pending entries: its index and the
+# oldest pending id (one command instead of an XPENDING per partition).
+OLDEST_PENDING = (
+    "local out = {} for i, key in ipairs(KEYS) do "
+    "local s = redis.call('XPENDING', key, ARGV[1]) "
+    "if s[1] > 0 then out[#out + 1] = i - 1 out[#out + 1] = s[2] end end return out"
+)
 
 
 def position(entry_id: bytes | str) -> int:
@@ -137,7 +145,7 @@ class Worker:
     ) -> None:
         self.redis: redis.Redis = redis.Redis.from_url(redis_url, health_check_interval=0)
         self.keys = Keys(prefix)
-        self.service = service or GameService(store)
+        self.service = service or GameService(store, background_checkpoints=True)
         self._owns_service = service is None
         self.service.create_schema()
         self.handler = Handler(self.service)
@@ -158,7 +166,8 @@ class Worker:
         self._shas: dict[str, str] = {}
         self._issued: dict[str, tuple[int, int]] = {}  # game → (version, not again before ms)
         # Replies, acknowledgements and announcements of stored batches, sent with the next read.
-        self._outbox: Any = self.redis.pipeline(transaction=False)
+        self._outbox = Batch()
+        self._channel = Channel(self.redis)
 
     # ------------------------------------------------------------------ lifecycle
     def stop(self) -> None:
@@ -172,6 +181,7 @@ class Worker:
         except redis.RedisError:
             pass  # the leases lapse by themselves
         self.owned.clear()
+        self._channel.close()
         self.redis.close()
         if self._owns_service:
             self.service.close()
@@ -197,7 +207,7 @@ class Worker:
                     log.exception("Redis refused a command")
             except Exception:
                 log.exception("Worker step failed; retrying")
-            self._outbox.reset()  # unacknowledged entries are redelivered, answered by the ledger
+            self._outbox = Batch()  # unacknowledged entries are redelivered, answered by the ledger
             self._drop_all()
             self.stopping.wait(backoff)
             backoff = min(backoff * 2, 1.0)
@@ -238,37 +248,35 @@ class Worker:
 
     def _read(self) -> list[Entry]:
         owned = sorted(self.owned)
+        streams = [self.keys.stream(p) for p in owned]
         block = max(1, min(self.lease_ms // 3 - 50, 1000))
-        pipe, self._outbox = self._outbox, self.redis.pipeline(transaction=False)
-        sent = len(pipe)  # the previous batch's replies: answered first
-        pipe.xreadgroup(
-            GROUP,
-            self.id,
-            {self.keys.stream(p): ">" for p in owned},
-            count=self.batch,
-            block=block,
-        )
-        for p in owned:
-            pipe.xpending(self.keys.stream(p), GROUP)
-        result = pipe.execute()[sent:]
-        read = {int(_partition_of_key(stream)): messages for stream, messages in (result[0] or [])}
-        summary = dict(zip(owned, result[1:], strict=True))
+        batch, self._outbox = self._outbox, Batch()
+        sent = len(batch)  # the previous batch's replies: answered first
+        batch.add(
+            "XREADGROUP", "GROUP", GROUP, self.id, "COUNT", self.batch, "BLOCK", block,
+            "STREAMS", *streams, *[">"] * len(streams),
+        )  # fmt: skip
+        batch.add("EVALSHA", self._load(OLDEST_PENDING), len(streams), *streams, GROUP)
+        result = self._channel.send(batch)[sent:]
+        read = {_partition_of_key(stream): messages for stream, messages in streams_read(result[0])}
+        pending = result[1]
+        oldest = {owned[i]: first for i, first in zip(pending[::2], pending[1::2], strict=True)}
         entries: list[Entry] = []
         for p in owned:
-            if not read.get(p) and summary[p].get("pending"):
+            if not read.get(p) and p in oldest:
                 # Pending entries nobody here is working on: a dead or fenced-off worker's, or
                 # ours from a failed attempt.  Resolved now, oldest first.
                 entries += self._recover(p)
         for p, messages in sorted(read.items()):
             if p not in self.owned or not messages:
                 continue
-            oldest = summary[p].get("min")
-            if oldest is not None and _id_key(oldest) < _id_key(messages[0][0]):
+            first = oldest.get(p)
+            if first is not None and _id_key(first) < _id_key(messages[0][0]):
                 # Something older is pending (a crashed or stale owner's, or one of ours that
                 # failed): resolve it first, in order, with what was just read.
                 entries += self._recover(p)
                 continue
-            entries += [Entry(p, mid, _raw(fields)) for mid, fields in messages]
+            entries += [Entry(p, mid, _raw(entry_fields(flat))) for mid, flat in messages]
         return entries
 
     def _recover(self, p: int) -> list[Entry]:
@@ -313,18 +321,20 @@ class Worker:
                 rid = e.request_id
             else:
                 rid = _request_id_of(entry.raw)
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.xadd(
-            self.keys.dead(entry.partition),
-            {FIELD: entry.raw or b"", b"reason": reason, b"entry": entry.id},
-            maxlen=DEAD_MAXLEN,
-            approximate=True,
-        )
+        batch = Batch()
+        self._bury(batch, entry, reason)
         if rid:
             reply = Reply(request_id=rid, ok=False, code="failed", message=reason)
-            self._push_reply(pipe, reply)
-        pipe.xack(self.keys.stream(entry.partition), GROUP, entry.id)
-        pipe.execute()
+            self._push_reply(batch, reply)
+        batch.add("XACK", self.keys.stream(entry.partition), GROUP, entry.id)
+        self._channel.send(batch)
+
+    def _bury(self, batch: Batch, entry: Entry, reason: str) -> None:
+        """Add ``entry`` to its partition's dead-letter stream, with the reason."""
+        batch.add(
+            "XADD", self.keys.dead(entry.partition), "MAXLEN", "~", DEAD_MAXLEN, "*",
+            FIELD, entry.raw or b"", "reason", reason, "entry", entry.id,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ processing
     def _process(self, entries: list[Entry]) -> None:
@@ -372,25 +382,20 @@ class Worker:
                         request_id=error.request_id, ok=False, code="malformed", message=str(error)
                     ),
                 )
-            pipe.xadd(
-                self.keys.dead(entry.partition),
-                {FIELD: entry.raw or b"", b"reason": f"malformed: {error}", b"entry": entry.id},
-                maxlen=DEAD_MAXLEN,
-                approximate=True,
-            )
+            self._bury(pipe, entry, f"malformed: {error}")
         self._announce(pipe)
         acks: dict[int, list[bytes]] = {}
         for entry in entries:
             if entry.raw is not None:
                 acks.setdefault(entry.partition, []).append(entry.id)
         for p, ids in acks.items():
-            pipe.xack(self.keys.stream(p), GROUP, *ids)
+            pipe.add("XACK", self.keys.stream(p), GROUP, *ids)
             self._last_acked[p] = ids[-1]
         self._batches += 1
         if self._batches % TRIM_EVERY == 0:
             for p, last in self._last_acked.items():
                 # Only acknowledged entries go: MINID keeps ``last`` and everything after it.
-                pipe.xtrim(self.keys.stream(p), minid=last, approximate=True)
+                pipe.add("XTRIM", self.keys.stream(p), "MINID", "~", last)
         self.processed += len(items) + len(bad)
         if self.handler.snapshots_due():
             self._flush()  # the replies first: a snapshot is only a shortcut
@@ -399,28 +404,29 @@ class Worker:
     def _flush(self) -> None:
         """Send what ``_process`` left for the next read now (replies, acknowledgements)."""
         if len(self._outbox):
-            pipe, self._outbox = self._outbox, self.redis.pipeline(transaction=False)
-            pipe.execute()
+            batch, self._outbox = self._outbox, Batch()
+            self._channel.send(batch)
 
-    def _push_reply(self, pipe: Any, reply: Reply) -> None:
+    def _push_reply(self, batch: Batch, reply: Reply) -> None:
         key = self.keys.reply(reply.request_id)
-        pipe.rpush(key, encode(reply))
-        pipe.pexpire(key, REPLY_TTL_MS)
+        batch.add("RPUSH", key, encode(reply))
+        batch.add("PEXPIRE", key, REPLY_TTL_MS)
 
-    def _announce(self, pipe: Any) -> None:
+    def _announce(self, pipe: Batch) -> None:
         """Publish each changed game's public status; (re)schedule its turn deadline."""
         for gid, change in self.handler.changed.items():
-            pipe.publish(
+            pipe.add(
+                "PUBLISH",
                 self.keys.channel(gid),
                 encode({"game_id": gid, "version": change.version, "to_act": change.to_act}),
             )
             key = self.keys.deadlines(partition_of(gid, self.partitions))
             if change.deadline_ms and change.to_act is not None:
-                pipe.evalsha(self._load(SCHEDULE), 1, key, change.deadline_ms, gid)
+                pipe.add("EVALSHA", self._load(SCHEDULE), 1, key, change.deadline_ms, gid)
             elif change.deadline_ms or change.rescheduled:
                 # Without a deadline, none can be scheduled but one just removed (and any left
                 # over is dropped by ``_issue_timeouts``).
-                pipe.zrem(key, gid)
+                pipe.add("ZREM", key, gid)
 
     def _deadlines_passed(self, items: list[Item], games: Iterable[str]) -> frozenset[str]:
         pipe = self.redis.pipeline(transaction=False)

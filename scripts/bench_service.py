@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import os
 import statistics
 import sys
 import tempfile
@@ -72,13 +73,14 @@ def client(url: str, game_id: str, seed: int, n: int, start: float, queue: mp.Qu
         while time.time() < start:  # every client starts together
             time.sleep(0.001)
         times = []
+        cpu = time.process_time()
         begin = time.perf_counter()
         for request in requests:
             t = time.perf_counter()
             reply = c.call(request)
             times.append((time.perf_counter() - t) * 1000)
             assert reply.ok, reply
-        queue.put((times, time.perf_counter() - begin))
+        queue.put((times, time.perf_counter() - begin, time.process_time() - cpu))
 
 
 def pct(samples: list[float], q: float) -> float:
@@ -96,7 +98,18 @@ def ping(url: str, n: int = 3000) -> tuple[float, float]:
     return pct(samples, 0.5), pct(samples, 0.99)
 
 
-def run(url: str, workers: int, clients: int, total: int, tag: str) -> str:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run(
+    url: str, workers: int, clients: int, total: int, tag: str, pids: dict[str, list[int]]
+) -> str:
     per = max(200, total // clients)
     queue: mp.Queue = mp.Queue()
     start = time.time() + 3.0  # time for every client to precompute and create its game
@@ -106,14 +119,23 @@ def run(url: str, workers: int, clients: int, total: int, tag: str) -> str:
     ]
     for p in procs:
         p.start()
+    while time.time() < start - 0.5:
+        time.sleep(0.01)
+    before = {k: sum(cpu_seconds(pid) for pid in v) for k, v in pids.items()}
     results = [queue.get(timeout=300) for _ in procs]
+    after = {k: sum(cpu_seconds(pid) for pid in v) for k, v in pids.items()}
     for p in procs:
         p.join()
-    times = [t for r, _ in results for t in r]
-    wall = max(w for _, w in results)
+    times = [t for r, _, _ in results for t in r]
+    wall = max(w for _, w, _ in results)
+    per = 1e6 / len(times)
+    client_cpu = sum(c for _, _, c in results) * per
+    worker_cpu = (after["workers"] - before["workers"]) * per
+    redis_cpu = (after["redis"] - before["redis"]) * per
     return (
         f"{workers:>7} {clients:>7} {len(times):>8} {pct(times, 0.5):>8.3f} "
         f"{pct(times, 0.99):>8.3f} {statistics.mean(times):>8.3f} {len(times) / wall:>10.0f}"
+        f"   {worker_cpu:>6.0f} {client_cpu:>6.0f} {redis_cpu:>6.0f}"
     )
 
 
@@ -127,14 +149,19 @@ def main() -> None:
         p50, p99 = ping(server.url)
         print(f"redis-server {server.version()} on loopback; store: SQLite in {folder}")
         print(f"Redis PING round trip: p50 {p50:.3f} ms, p99 {p99:.3f} ms\n")
-        print("workers clients commands  p50 ms   p99 ms  mean ms  commands/s")
+        print(
+            "workers clients commands  p50 ms   p99 ms  mean ms  commands/s"
+            "   CPU µs per command: worker client redis"
+        )
         for workers in (1, 2):
             store = f"sqlite://{folder / f'games-{workers}.db'}"
             procs = [spawn_worker(server.url, store, lease_ms=3000) for _ in range(workers)]
             time.sleep(1.5)  # leases taken and balanced
             try:
                 for clients in (1, 4, 8):
-                    print(run(server.url, workers, clients, args.commands, f"w{workers}c{clients}"))
+                    pids = {"workers": [p.pid for p in procs], "redis": [server.process.pid]}
+                    tag = f"w{workers}c{clients}"
+                    print(run(server.url, workers, clients, args.commands, tag, pids))
             finally:
                 for p in procs:
                     stop_process(p)

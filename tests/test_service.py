@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -22,6 +23,7 @@ from risk_core import Command, Event, GameState, RuleError, SetupError
 from risk_core.model import Attack, BattleFought, EndTurn, GameStarted
 from risk_service import GameRecord, GameService, ServiceError, parse_store
 from risk_service.app import Game, GameSnapshot
+from risk_service.stores import WAL_BACKSTOP_PAGES
 
 OpenService = Callable[[str], GameService]
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -377,6 +379,29 @@ def test_processes_can_create_the_schema_at_once(shared_store_url: str) -> None:
     finally:
         for s in services:
             s.close()
+
+
+def test_background_checkpoints(tmp_path: Path, played: Played) -> None:
+    """A long-running writer's SQLite log is copied into the database file by a thread of its
+    own, not inside its commits: these only checkpoint past a backstop of log pages."""
+    path = tmp_path / "games.db"
+    with GameService(f"sqlite://{path}", background_checkpoints=True) as service:
+        service.create_schema()
+        recorder = service.application.recorder
+        with recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            c.execute("PRAGMA wal_autocheckpoint")
+            assert c.fetchone()[0] == WAL_BACKSTOP_PAGES
+        empty = path.stat().st_size
+        game_id = store(service, played)
+        deadline = time.monotonic() + 10
+        while path.stat().st_size == empty and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert path.stat().st_size > empty  # the log reached the database file
+        threads = {t.name for t in threading.enumerate()}
+        assert "wal-checkpointer" in threads
+    assert "wal-checkpointer" not in {t.name for t in threading.enumerate()}
+    with GameService(f"sqlite://{path}") as service:
+        assert service.events(game_id) == played.events
 
 
 def test_store_needs_its_schema(shared_store_url: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,25 @@ def test_refusals(redis_server: Any, tmp_path: Path) -> None:
             assert token.encode() not in db
     r = redis.Redis.from_url(redis_server.url)
     assert not any(b"token" in k for k in r.keys("*"))
+
+
+def test_token_hashes() -> None:
+    """Stored token hashes are salted and one-way; a token verifies only against its own hash,
+    and the scrypt hashes stored by earlier versions still verify."""
+    token = ledger.derive_token(ledger.new_secret(), "g", 0)
+    other = ledger.derive_token(ledger.new_secret(), "g", 0)
+    stored = ledger.hash_token(token)
+    assert stored.startswith("sha256$") and token not in stored
+    assert stored != ledger.hash_token(token)  # salted: the same token hashes differently
+    assert ledger.verify_token(token, stored)
+    assert not ledger.verify_token(other, stored)
+    assert not ledger.verify_token("", stored) and not ledger.verify_token(token, None)
+    assert not ledger.verify_token(token, "md5$abc$def") and not ledger.verify_token(token, "$")
+    salt = b"0123456789abcdef"
+    digest = hashlib.scrypt(token.encode(), salt=salt, n=2**11, r=8, p=1, dklen=32)
+    legacy = f"scrypt$2048$8$1${ledger._b64(salt)}${ledger._b64(digest)}"
+    assert ledger.verify_token(token, legacy)
+    assert not ledger.verify_token(other, legacy)
 
 
 def msgspec_replace(request: Any, **changes: Any) -> Any:

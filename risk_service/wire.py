@@ -1,0 +1,102 @@
+"""Redis round trips for the hot paths: a batch of commands in one write, the replies raw.
+
+redis-py's pipeline packs every command in Python and passes every reply through a callback
+(XREADGROUP's and XPENDING's build dicts), several microseconds a command, and the worker sends
+half a dozen commands per request.  A ``Batch`` is packed by hiredis (a dependency of ours
+already) and its replies come back as the parser gives them: bytes, integers, lists, None, and
+dicts where the connection speaks RESP3 (redis-py's default).  The connections are the client's
+own pool's, so the URL's options (password, TLS, database, Unix socket) and redis-py's
+reconnection apply unchanged.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import hiredis
+import redis
+from redis.connection import AbstractConnection
+
+
+class Batch:
+    """Commands to send together; ``Channel.send`` answers them in order."""
+
+    __slots__ = ("packed",)
+
+    def __init__(self) -> None:
+        self.packed: list[bytes] = []
+
+    def add(self, *args: str | bytes | int | float) -> None:
+        self.packed.append(hiredis.pack_command(args))
+
+    def __len__(self) -> int:
+        return len(self.packed)
+
+
+class Channel:
+    """Raw batches over ``client``'s pool: each thread holds one connection until ``close``
+    (taking one from the pool for every batch would cost a poll of the socket each time)."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._pool = client.connection_pool
+        self._local = threading.local()
+        self._held: list[AbstractConnection] = []
+        self._lock = threading.Lock()
+
+    def _connection(self) -> AbstractConnection:
+        conn: AbstractConnection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._pool.get_connection()
+            with self._lock:
+                self._held.append(conn)
+        return conn
+
+    def send(self, batch: Batch) -> list[Any]:
+        """Every reply of ``batch``, in order.  An error reply raises (as ``ResponseError``)
+        once all replies are read, so the connection stays in step; a connection failure
+        raises ``redis.ConnectionError`` or ``redis.TimeoutError`` and drops the connection (the
+        next batch reconnects)."""
+        if not batch.packed:
+            return []
+        conn = self._connection()
+        replies: list[Any] = []
+        error: redis.ResponseError | None = None
+        try:
+            conn.send_packed_command([b"".join(batch.packed)], check_health=False)
+            for _ in batch.packed:
+                try:
+                    replies.append(conn.read_response())
+                except redis.ResponseError as e:
+                    replies.append(e)
+                    error = error or e
+        except BaseException:
+            conn.disconnect()
+            raise
+        if error is not None:
+            raise error
+        return replies
+
+    def close(self) -> None:
+        with self._lock:
+            held, self._held = self._held, []
+        for conn in held:
+            conn.disconnect()
+            self._pool.release(conn)
+        self._local = threading.local()
+
+
+def streams_read(reply: Any) -> list[tuple[bytes, list[Any]]]:
+    """XREAD/XREADGROUP's reply as ``[(stream, [[id, fields], …]), …]``, RESP2 or RESP3."""
+    if reply is None:
+        return []
+    if isinstance(reply, dict):
+        return list(reply.items())
+    return [(stream, messages) for stream, messages in reply]
+
+
+def entry_fields(flat: list[bytes] | None) -> dict[bytes, bytes] | None:
+    """A stream entry's field list ``[k1, v1, k2, v2…]`` as a dict (None: a trimmed entry)."""
+    if flat is None:
+        return None
+    return dict(zip(flat[::2], flat[1::2], strict=True))
