@@ -97,9 +97,11 @@ class ServiceClient:
             try:
                 stream = self.keys.stream(partition_of(request.game_id, self.partitions))
                 batch = Batch()
-                batch.add("XADD", stream, "*", FIELD, data)
+                # Quiet: one wake-up, for the reply.  An XADD that failed shows as no reply,
+                # and the request is sent again after ``attempt``.
+                batch.add_quiet("XADD", stream, "*", FIELD, data)
                 batch.add("BLPOP", reply_key, max(0.01, min(self.attempt, left)))
-                _, popped = self._channel.send(batch)
+                [popped] = self._channel.send(batch)
             except (redis.ConnectionError, redis.TimeoutError):
                 time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
                 delay = min(delay * 2, 1.0)

@@ -6,7 +6,9 @@ names its kind (``command`` when absent); every request has a ``request_id`` cho
 client, unique per request and reused only to retry it.  The worker answers with one JSON
 ``Reply`` pushed to the list ``<prefix>:reply:<request_id>`` (expiring), which the client
 awaits with BLPOP.  The ``{p}`` hash tags put every key of a partition in one Redis Cluster
-slot, so a partition's scripts are cluster-safe.
+slot, so the lease and deadline scripts of a partition are cluster-safe; a worker's read spans
+all its partitions (one XREADGROUP and one pending check), which a Cluster deployment would
+have to split by slot: only a single Redis server is supported.
 
 Reply codes: ``ok``; the engine's own rule codes (``not_your_turn``, ``wrong_phase``…);
 ``malformed`` (undecodable request), ``unknown_game``, ``unauthorized`` (missing or wrong

@@ -18,16 +18,33 @@ import hiredis
 import redis
 from redis.connection import AbstractConnection
 
+_SKIP = hiredis.pack_command(("CLIENT", "REPLY", "SKIP"))
+
 
 class Batch:
-    """Commands to send together; ``Channel.send`` answers them in order."""
+    """Commands to send together; ``Channel.send`` returns the replies of those added with
+    ``add``, in order."""
 
-    __slots__ = ("packed",)
+    __slots__ = ("packed", "replies")
 
     def __init__(self) -> None:
         self.packed: list[bytes] = []
+        self.replies = 0
 
     def add(self, *args: str | bytes | int | float) -> None:
+        self.packed.append(hiredis.pack_command(args))
+        self.replies += 1
+
+    def add_quiet(self, *args: str | bytes | int | float) -> None:
+        """A command whose reply Redis never sends (``CLIENT REPLY SKIP``, Redis ≥ 3.2).
+
+        Replies written before a blocking command of the same batch would wake the reader
+        once for them and once more for the blocking one's; quiet ones cost no wake-up.  The
+        price: an error goes unseen, so only for commands whose failure is harmless or is
+        caught otherwise (a lost reply is a client's retry; a lost acknowledgement is a
+        redelivery, answered from the ledger).
+        """
+        self.packed.append(_SKIP)
         self.packed.append(hiredis.pack_command(args))
 
     def __len__(self) -> int:
@@ -53,10 +70,11 @@ class Channel:
         return conn
 
     def send(self, batch: Batch) -> list[Any]:
-        """Every reply of ``batch``, in order.  An error reply raises (as ``ResponseError``)
-        once all replies are read, so the connection stays in step; a connection failure
-        raises ``redis.ConnectionError`` or ``redis.TimeoutError`` and drops the connection (the
-        next batch reconnects)."""
+        """The replies of ``batch`` (its quiet commands have none), in order.
+
+        An error reply raises (as ``ResponseError``) once all replies are read, so the
+        connection stays in step; a connection failure raises ``redis.ConnectionError`` or
+        ``redis.TimeoutError`` and drops the connection (the next batch reconnects)."""
         if not batch.packed:
             return []
         conn = self._connection()
@@ -64,7 +82,7 @@ class Channel:
         error: redis.ResponseError | None = None
         try:
             conn.send_packed_command([b"".join(batch.packed)], check_health=False)
-            for _ in batch.packed:
+            for _ in range(batch.replies):
                 try:
                     replies.append(conn.read_response())
                 except redis.ResponseError as e:

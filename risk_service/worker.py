@@ -250,14 +250,14 @@ class Worker:
         owned = sorted(self.owned)
         streams = [self.keys.stream(p) for p in owned]
         block = max(1, min(self.lease_ms // 3 - 50, 1000))
+        # The previous batch's replies (quiet commands, answered first), then the read.
         batch, self._outbox = self._outbox, Batch()
-        sent = len(batch)  # the previous batch's replies: answered first
         batch.add(
             "XREADGROUP", "GROUP", GROUP, self.id, "COUNT", self.batch, "BLOCK", block,
             "STREAMS", *streams, *[">"] * len(streams),
         )  # fmt: skip
         batch.add("EVALSHA", self._load(OLDEST_PENDING), len(streams), *streams, GROUP)
-        result = self._channel.send(batch)[sent:]
+        result = self._channel.send(batch)
         read = {_partition_of_key(stream): messages for stream, messages in streams_read(result[0])}
         pending = result[1]
         oldest = {owned[i]: first for i, first in zip(pending[::2], pending[1::2], strict=True)}
@@ -331,7 +331,7 @@ class Worker:
 
     def _bury(self, batch: Batch, entry: Entry, reason: str) -> None:
         """Add ``entry`` to its partition's dead-letter stream, with the reason."""
-        batch.add(
+        batch.add_quiet(
             "XADD", self.keys.dead(entry.partition), "MAXLEN", "~", DEAD_MAXLEN, "*",
             FIELD, entry.raw or b"", "reason", reason, "entry", entry.id,
         )  # fmt: skip
@@ -389,44 +389,46 @@ class Worker:
             if entry.raw is not None:
                 acks.setdefault(entry.partition, []).append(entry.id)
         for p, ids in acks.items():
-            pipe.add("XACK", self.keys.stream(p), GROUP, *ids)
+            pipe.add_quiet("XACK", self.keys.stream(p), GROUP, *ids)
             self._last_acked[p] = ids[-1]
         self._batches += 1
         if self._batches % TRIM_EVERY == 0:
             for p, last in self._last_acked.items():
                 # Only acknowledged entries go: MINID keeps ``last`` and everything after it.
-                pipe.add("XTRIM", self.keys.stream(p), "MINID", "~", last)
+                pipe.add_quiet("XTRIM", self.keys.stream(p), "MINID", "~", last)
         self.processed += len(items) + len(bad)
         if self.handler.snapshots_due():
             self._flush()  # the replies first: a snapshot is only a shortcut
             self.handler.take_snapshots()
 
     def _flush(self) -> None:
-        """Send what ``_process`` left for the next read now (replies, acknowledgements)."""
+        """Send what ``_process`` left for the next read now (replies, acknowledgements), and
+        wait until Redis ran it (its commands are quiet; a PING is answered after them)."""
         if len(self._outbox):
             batch, self._outbox = self._outbox, Batch()
+            batch.add("PING")
             self._channel.send(batch)
 
     def _push_reply(self, batch: Batch, reply: Reply) -> None:
         key = self.keys.reply(reply.request_id)
-        batch.add("RPUSH", key, encode(reply))
-        batch.add("PEXPIRE", key, REPLY_TTL_MS)
+        batch.add_quiet("RPUSH", key, encode(reply))
+        batch.add_quiet("PEXPIRE", key, REPLY_TTL_MS)
 
     def _announce(self, pipe: Batch) -> None:
         """Publish each changed game's public status; (re)schedule its turn deadline."""
         for gid, change in self.handler.changed.items():
-            pipe.add(
+            pipe.add_quiet(
                 "PUBLISH",
                 self.keys.channel(gid),
                 encode({"game_id": gid, "version": change.version, "to_act": change.to_act}),
             )
             key = self.keys.deadlines(partition_of(gid, self.partitions))
             if change.deadline_ms and change.to_act is not None:
-                pipe.add("EVALSHA", self._load(SCHEDULE), 1, key, change.deadline_ms, gid)
+                pipe.add_quiet("EVALSHA", self._load(SCHEDULE), 1, key, change.deadline_ms, gid)
             elif change.deadline_ms or change.rescheduled:
                 # Without a deadline, none can be scheduled but one just removed (and any left
                 # over is dropped by ``_issue_timeouts``).
-                pipe.add("ZREM", key, gid)
+                pipe.add_quiet("ZREM", key, gid)
 
     def _deadlines_passed(self, items: list[Item], games: Iterable[str]) -> frozenset[str]:
         pipe = self.redis.pipeline(transaction=False)

