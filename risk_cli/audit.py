@@ -22,7 +22,7 @@ from risk_cli.history import progress_bar
 from risk_core import RiskError, load_board
 from risk_core.views import view
 from risk_service.audit import AuditReport, audit_game
-from risk_service.exchange import audit_export, export_game, import_game, read_header
+from risk_service.exchange import audit_export, import_game, read_header
 
 
 def read_input(path: Path) -> bytes:
@@ -50,7 +50,8 @@ def audit(app: App, game_id: str | None, path: Path | None, as_json: bool) -> No
     published when the game started, and the rules and board must be the ones it was recorded
     with.  A finished game is checked with the seeds it revealed; an unfinished one with the
     seed in the store.  On a difference the first divergent event is shown with its command,
-    and the exit status is 1 [audit_failed].
+    and the exit status is 1 [audit_failed].  With --redis the service's export of a finished
+    game is audited here, on this machine.
     """
     if (game_id is None) == (path is None):
         raise click.UsageError("Name a stored GAME or an export --file (one of them).")
@@ -59,8 +60,13 @@ def audit(app: App, game_id: str | None, path: Path | None, as_json: bool) -> No
         total = read_header(data).events
         with progress_bar(total, "audit") as bar:
             report = audit_export(data, progress=bar.update)
+    elif game_id is not None and app.backend.remote:
+        # The service exports finished games only; the audit runs here, on that export.
+        data = app.backend.export(game_id)
+        with progress_bar(read_header(data).events, "audit") as bar:
+            report = audit_export(data, progress=bar.update)
     elif game_id is not None:
-        service = app.local_service("risk audit")
+        service = app.service
         with progress_bar(service.state(game_id).version, "audit") as bar:
             report = audit_game(service, game_id, progress=bar.update)
     if as_json:
@@ -126,9 +132,10 @@ def export(app: App, game_id: str, output: Path | None, as_json: bool) -> None:
     digest of the rest), then one line per command with its events.  The file holds
     everything, the dice seeds included, even for an unfinished game: it is for the owner of
     the store.  `risk import` and `risk audit --file` read it.  With -o, --json prints a
-    summary of what was written.
+    summary of what was written.  With --redis only a finished game can be exported
+    [game_not_over].
     """
-    data = export_game(app.local_service("risk export"), game_id)
+    data = app.backend.export(game_id)
     if output is None:
         click.echo(data, nl=False)  # bytes go to the binary stream as they are
         return

@@ -13,18 +13,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from risk_cli import profile
 from risk_cli.common import seat_of
 from risk_core import Board, Command, RiskError, RuleError, SeatInfo, apply_in_place, load_board
 from risk_core.model import OptionValue
 from risk_core.views import view, visible_events
-from risk_service import ledger
+from risk_service import history, ledger
 from risk_service.client import RemoteError, ServiceClient, new_request_id
+from risk_service.exchange import export_game
+from risk_service.history import Lineage
+from risk_service.luck import LuckReport, luck_report
 from risk_service.protocol import (
     AdminRequest,
     CommandRequest,
     EventsRequest,
     GamesRequest,
+    HistoryRequest,
+    HistoryWhat,
     NewGameRequest,
     ViewRequest,
 )
@@ -72,8 +79,21 @@ class Backend(abc.ABC):
         """The game as ``seat`` (a number or name; None: a spectator) sees it."""
 
     @abc.abstractmethod
-    def events(self, game_id: str, seat: str | None) -> list[JsonDict]:
-        """Every event, redacted for ``seat`` (None: a spectator)."""
+    def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
+        """The events up to version ``upto`` (None: all), redacted for ``seat`` (None: a
+        spectator)."""
+
+    @abc.abstractmethod
+    def stats(self, game_id: str, upto: int | None = None) -> LuckReport:
+        """The dice luck report of the battles up to version ``upto`` (public)."""
+
+    @abc.abstractmethod
+    def lineage(self, game_id: str) -> Lineage:
+        """The game's ancestors and branches (public)."""
+
+    @abc.abstractmethod
+    def export(self, game_id: str) -> bytes:
+        """The whole history as ``risk export`` writes it (remote: finished games only)."""
 
     @abc.abstractmethod
     def move(self, game_id: str, seat: str | None, build: Build) -> Moved:
@@ -126,11 +146,20 @@ class LocalBackend(Backend):
         names = [p.name for p in state.players]
         return view(state, None if seat is None else seat_of(names, seat))
 
-    def events(self, game_id: str, seat: str | None) -> list[JsonDict]:
-        events = self.app.service.events(game_id)
+    def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
+        events = self.app.service.events(game_id, upto=upto)
         started = events[0]
         names = [p.name for p in getattr(started, "players", ())]
         return visible_events(events, None if seat is None else seat_of(names, seat))
+
+    def stats(self, game_id: str, upto: int | None = None) -> LuckReport:
+        return luck_report(game_id, history.timeline(self.app.service, game_id, upto).events)
+
+    def lineage(self, game_id: str) -> Lineage:
+        return history.lineage(self.app.service, game_id)
+
+    def export(self, game_id: str) -> bytes:
+        return export_game(self.app.service, game_id)
 
     def move(self, game_id: str, seat: str | None, build: Build) -> Moved:
         service = self.app.service
@@ -227,11 +256,27 @@ class RemoteBackend(Backend):
         data: JsonDict = self.client.ok(request).data
         return data
 
-    def events(self, game_id: str, seat: str | None) -> list[JsonDict]:
+    def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
         who = self._seat(game_id, seat)
         token = "" if who is None else self._token(game_id, who)
-        request = EventsRequest(request_id=new_request_id(), game_id=game_id, seat=who, token=token)
+        request = EventsRequest(
+            request_id=new_request_id(), game_id=game_id, seat=who, token=token, upto=upto
+        )
         return list(self.client.ok(request).events or [])
+
+    def _history(self, game_id: str, what: HistoryWhat, upto: int | None = None) -> Any:
+        request = HistoryRequest(request_id=new_request_id(), game_id=game_id, what=what, upto=upto)
+        return self.client.ok(request).data
+
+    def stats(self, game_id: str, upto: int | None = None) -> LuckReport:
+        return msgspec.convert(self._history(game_id, "stats", upto), LuckReport)
+
+    def lineage(self, game_id: str) -> Lineage:
+        return msgspec.convert(self._history(game_id, "lineage"), Lineage)
+
+    def export(self, game_id: str) -> bytes:
+        data: str = self._history(game_id, "export")
+        return data.encode()
 
     def move(self, game_id: str, seat: str | None, build: Build) -> Moved:
         who = self._seat(game_id, seat)

@@ -8,6 +8,7 @@ mission or draws are shown (ENG-07).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +25,13 @@ from risk_cli.common import (
     json_option,
     pass_app,
     seat_of,
-    viewer,
 )
 from risk_cli.games import parse_seed
-from risk_core import GameState, RiskError, apply_in_place, load_board
-from risk_core import replay as fold
-from risk_core.model import GameStarted
-from risk_core.views import view, visible_event
+from risk_core import RiskError, load_board
+from risk_core.views import view
 from risk_service import history
-from risk_service.luck import luck_report
 
+JsonDict = dict[str, Any]
 LONG_GAME = 2000  # events: below this a progress bar would only flicker
 
 
@@ -46,12 +44,6 @@ def progress_bar(total: int, what: str) -> Any:
         file=sys.stderr,
         leave=False,
         disable=not sys.stderr.isatty() or total < LONG_GAME,
-    )
-
-
-def names_of(started: GameStarted) -> render.Names:
-    return render.Names(
-        load_board(started.board), [msgspec.to_builtins(p) for p in started.players]
     )
 
 
@@ -98,61 +90,59 @@ def replay(
     state there in the shape of `risk show --json`.  Without --as (or RISK_SEAT) you are a
     spectator: no hand, mission or card drawn is shown.
     """
-    line = history.timeline(app.local_service("risk replay"), game_id, upto)
-    state, events = line.state, line.events
+    backend = app.backend
+    final = backend.view(game_id, as_seat, at=upto)  # also checks the version
+    events = backend.events(game_id, as_seat, upto=final["version"])
     if start > len(events):
         raise RiskError(
             "bad_version", f"Game {game_id} has {len(events)} events: no version {start}."
         )
-    seat = viewer(state, as_seat)
-    started = events[0]
-    assert isinstance(started, GameStarted)
+    seat = None if as_seat is None else seat_of([p["name"] for p in final["players"]], as_seat)
     if as_json:
         echo_json(
             {
                 "game_id": game_id,
                 "from": start,
-                "version": state.version,
-                "events": [visible_event(ev, seat) for ev in events[start - 1 :]],
-                "state": {"game_id": game_id, **view(state, seat)},
+                "version": final["version"],
+                "events": events[start - 1 :],
+                "state": {"game_id": game_id, **final},
             }
         )
         return
-    names = names_of(started)
+    names = render.Names(load_board(final["board"]), final["players"])
     interactive = step and sys.stdin.isatty() and sys.stdout.isatty()
     if interactive:
-        _step_through(game_id, events, start, seat, names)
+
+        def board(version: int) -> str:
+            v = backend.view(game_id, as_seat, at=version)
+            return render.board_text(game_id, v, names.board, seat)
+
+        _step_through(events, start, names, board)
     else:
         # On a terminal the lines themselves show the progress; a bar is for redirected output.
         shown = events[start - 1 :]
         with progress_bar(0 if sys.stdout.isatty() else len(shown), "replay") as bar:
-            for version, ev in enumerate(shown, start=start):
-                click.echo(f"{version:>6}  {render.event_line(visible_event(ev, seat), names)}")
+            for version, d in enumerate(shown, start=start):
+                click.echo(f"{version:>6}  {render.event_line(d, names)}")
                 bar.update(1)
-    v = view(state, seat)
-    status = render.status_line(v, render.Names(names.board, v["players"]))
-    click.echo(f"\nAt version {state.version}: {status}")
+    status = render.status_line(final, render.Names(names.board, final["players"]))
+    click.echo(f"\nAt version {final['version']}: {status}")
 
 
 def _step_through(
-    game_id: str, events: list[Any], start: int, seat: int | None, names: render.Names
+    events: list[JsonDict], start: int, names: render.Names, board: Callable[[int], str]
 ) -> None:
-    """One event at a time, waiting for Enter; the state is kept to draw the board."""
-    state: GameState = fold(events[:1])
-    apply_in_place(state, events[1 : start - 1])  # the state before version ``start``
+    """One event at a time, waiting for Enter; ``board(version)`` draws the board there."""
     waiting = True
     for version in range(start, len(events) + 1):
-        ev = events[version - 1]
-        if version > 1:
-            apply_in_place(state, (ev,))
-        click.echo(f"{version:>6}  {render.event_line(visible_event(ev, seat), names)}")
+        click.echo(f"{version:>6}  {render.event_line(events[version - 1], names)}")
         while waiting and version < len(events):
             click.echo("        [Enter: next · b: board · q: stop] ", nl=False, err=True)
             answer = sys.stdin.readline()
             if not answer:  # standard input closed: print the rest
                 waiting = False
             elif answer.strip().lower() == "b":
-                click.echo(render.board_text(game_id, view(state, seat), names.board, seat))
+                click.echo(board(version))
                 continue
             elif answer.strip().lower() == "q":
                 raise SystemExit(0)
@@ -270,7 +260,7 @@ def branch(
 @pass_app
 def tree(app: App, game_id: str, as_json: bool) -> None:
     """Show a game's family: its parent chain up to the root and all its branches."""
-    family = history.lineage(app.local_service("risk tree"), game_id)
+    family = app.backend.lineage(game_id)
     if as_json:
         echo_json(msgspec.to_builtins(family))
         return
@@ -330,11 +320,9 @@ def diff(
     A branch against its parent at the branch point shows no difference.  Without --as only
     hand sizes are compared (ENG-07).
     """
-    service = app.local_service("risk diff")
-    seat = None
-    if as_seat is not None:
-        seat = seat_of([p.name for p in history.opening(service, a).players], as_seat)
-    result = history.diff(service, a, b, at_a=at_a, at_b=at_b, seat=seat)
+    va = app.backend.view(a, as_seat, at=at_a)
+    vb = app.backend.view(b, as_seat, at=at_b)
+    result = history.diff_views(a, va, b, vb)
     if as_json:
         echo_json(msgspec.to_builtins(result))
         return
@@ -346,8 +334,7 @@ def diff(
         click.echo(f"No difference between {title}.")
         return
     click.echo(f"{title}: {len(result.differences)} differences")
-    started = history.opening(service, a)
-    names = names_of(started)
+    names = render.Names(load_board(va["board"]), va["players"])
     for d in result.differences:
         click.echo("  " + _difference_line(d, names))
 
@@ -398,8 +385,7 @@ def stats(app: App, game_id: str, upto: int | None, as_json: bool) -> None:
     expectation (every throw of the dice enumerated), luck = expected - actual losses (armies
     the dice saved; negative: armies they cost) and z = luck in standard deviations.
     """
-    line = history.timeline(app.local_service("risk stats"), game_id, upto)
-    report = luck_report(game_id, line.events)
+    report = app.backend.stats(game_id, upto)
     if as_json:
         echo_json(msgspec.to_builtins(report))
         return

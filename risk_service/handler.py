@@ -29,6 +29,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 from eventsourcing.persistence import IntegrityError
@@ -37,15 +38,18 @@ import risk_core
 from risk_core import GameState, RiskError, RuleError, SeatInfo, bots, to_act
 from risk_core.rulesets.base import COLOURS
 from risk_core.views import view, visible_events
-from risk_service import ledger
+from risk_service import history, ledger
 from risk_service.app import SNAPSHOT_INTERVAL, Game
+from risk_service.exchange import export_game
 from risk_service.ledger import OWNER, Fenced, LedgerWrite, RequestRow, SeatRow
+from risk_service.luck import luck_report
 from risk_service.protocol import (
     WRITES,
     AdminRequest,
     CommandRequest,
     EventsRequest,
     GamesRequest,
+    HistoryRequest,
     Malformed,
     NewGameRequest,
     Reply,
@@ -531,6 +535,8 @@ class Handler:
             if isinstance(request, GamesRequest):
                 games = [msgspec.to_builtins(s) for s in self.service.games()]
                 return Reply(request_id=rid, ok=True, data=games)
+            if isinstance(request, HistoryRequest):
+                return self._history(request)
             assert isinstance(request, ViewRequest | EventsRequest)
             state = self._state(request.game_id)
             if state is None:
@@ -550,7 +556,7 @@ class Handler:
                     version=shown.version,
                     data=view(shown, seat),
                 )
-            events = self.service.events(request.game_id)
+            events = self.service.events(request.game_id, upto=request.upto)
             return Reply(
                 request_id=rid,
                 ok=True,
@@ -560,6 +566,30 @@ class Handler:
             )
         except RiskError as e:
             return _reject(rid, e.code, e.message, request.game_id)
+
+    def _history(self, request: HistoryRequest) -> Reply:
+        """Public facts only: no token is needed (ENG-07 holds: dice and branches are public,
+        and a game's hidden parts are exported only once it is over)."""
+        gid = request.game_id
+        data: Any
+        if request.what == "stats":
+            data = luck_report(gid, history.timeline(self.service, gid, request.upto).events)
+        elif request.what == "lineage":
+            data = history.lineage(self.service, gid)
+        else:
+            state = self._state(gid)
+            if state is None:
+                raise ServiceError("unknown_game", f"There is no game '{gid}'.")
+            if state.phase != "over":
+                raise RiskError(
+                    "game_not_over",
+                    f"Game {gid} is not over: its export would show hidden cards, missions and "
+                    "dice to come.",
+                )
+            data = export_game(self.service, gid).decode()
+        return Reply(
+            request_id=request.request_id, ok=True, game_id=gid, data=msgspec.to_builtins(data)
+        )
 
 
 def _op(request: Request | Malformed) -> str:

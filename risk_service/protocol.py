@@ -13,7 +13,8 @@ have to split by slot: only a single Redis server is supported.
 Reply codes: ``ok``; the engine's own rule codes (``not_your_turn``, ``wrong_phase``…);
 ``malformed`` (undecodable request), ``unknown_game``, ``unauthorized`` (missing or wrong
 token, or a token of another seat), ``request_id_reused`` (the id belongs to another request),
-``game_exists``, ``bad_request`` (a well-formed request the service cannot do), ``failed``
+``game_exists``, ``game_not_over`` (an export asked of a game in progress), ``bad_request`` (a
+well-formed request the service cannot do), ``failed``
 (the worker could not process it after several deliveries; it is in the dead-letter stream).
 """
 
@@ -103,12 +104,14 @@ class ViewRequest(_Request, frozen=True, kw_only=True):
 
 
 class EventsRequest(_Request, frozen=True, kw_only=True):
-    """Events ``since`` a version, redacted for ``seat`` (None: a spectator)."""
+    """Events after version ``since`` up to ``upto`` (None: the latest), redacted for
+    ``seat`` (None: a spectator)."""
 
     op: Literal["events"] = "events"
     seat: int | None = None
     token: str = ""
     since: int = 0
+    upto: int | None = None
 
 
 class NewGameRequest(_Request, frozen=True, kw_only=True):
@@ -144,6 +147,20 @@ class GamesRequest(_Request, frozen=True, kw_only=True):
     game_id: str = ""
 
 
+HistoryWhat = Literal["stats", "lineage", "export"]
+
+
+class HistoryRequest(_Request, frozen=True, kw_only=True):
+    """Public facts about a game's history, for anyone: ``stats`` (the dice luck report up to
+    ``upto``), ``lineage`` (its branches and ancestors), ``export`` (the whole history as
+    ``risk export`` writes it, seeds and hands included: only once the game is over, code
+    ``game_not_over`` before)."""
+
+    op: Literal["history"] = "history"
+    what: HistoryWhat
+    upto: int | None = None
+
+
 class TimeoutRequest(_Request, frozen=True, kw_only=True):
     """Issued by a worker when a game's turn deadline passed at ``version``: the waiting seat's
     moves are then played by the bot.  Honoured only if the deadline recorded in Redis by the
@@ -160,6 +177,7 @@ Request = (
     | NewGameRequest
     | AdminRequest
     | GamesRequest
+    | HistoryRequest
     | TimeoutRequest
 )
 REQUEST_TYPES: dict[str, type[Any]] = {
@@ -169,6 +187,7 @@ REQUEST_TYPES: dict[str, type[Any]] = {
     "new": NewGameRequest,
     "admin": AdminRequest,
     "games": GamesRequest,
+    "history": HistoryRequest,
     "timeout": TimeoutRequest,
 }
 WRITES = frozenset({"command", "new", "admin", "timeout"})  # recorded in the ledger
