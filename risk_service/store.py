@@ -104,11 +104,12 @@ class GameSummary(msgspec.Struct, frozen=True):
 
 
 class GameService:
-    def __init__(self, store: str | None = None, *, background_checkpoints: bool = False) -> None:
+    def __init__(self, store: str | None = None, *, background_checkpoints: bool = True) -> None:
         """Open the store at ``store`` (else ``$RISK_STORE``, else the default SQLite file).
 
         ``background_checkpoints``: a SQLite store's log is checkpointed by a thread of this
-        service rather than inside commits (for a long-running writer; see ``stores``).
+        service, not inside commits (see ``stores``); a short-lived process's log is
+        checkpointed by SQLite itself when its last connection closes.
         """
         try:
             config = parse_store(store if store is not None else os.environ.get("RISK_STORE"))

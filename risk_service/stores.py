@@ -27,9 +27,11 @@ handling.
 
 Checkpoints (copying the log into the database file) do flush the disk, for milliseconds to
 tens of milliseconds.  SQLite runs one inside the commit that grows the log past 1000 pages,
-stalling that command and every one queued behind it; a long-running writer (the command
-worker) instead asks for ``background_checkpoints``: a ``WalCheckpointer`` thread checkpoints
-every fraction of a second, and a commit checkpoints only past ``WAL_BACKSTOP_PAGES``.
+stalling that command (a branch, say) and every one queued behind it.  So a ``GameService``
+asks for ``background_checkpoints``: a ``WalCheckpointer`` thread checkpoints every fraction
+of a second, and a commit checkpoints only past ``WAL_BACKSTOP_PAGES``.  A short-lived
+process (one ``risk`` command) mostly ends before the thread's first round: SQLite checkpoints
+when the last connection to the file closes, after the command has answered.
 """
 
 from __future__ import annotations

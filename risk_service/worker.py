@@ -145,7 +145,7 @@ class Worker:
     ) -> None:
         self.redis: redis.Redis = redis.Redis.from_url(redis_url, health_check_interval=0)
         self.keys = Keys(prefix)
-        self.service = service or GameService(store, background_checkpoints=True)
+        self.service = service or GameService(store)
         self._owns_service = service is None
         self.service.create_schema()
         self.handler = Handler(self.service)
