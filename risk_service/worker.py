@@ -11,13 +11,15 @@ Exactly once, in order:
 * Every write is stored with its request id and outcome, and with the partition's fence and
   stream position, in one transaction (``risk_service.handler``, ``risk_service.ledger``).  A
   request id found in the ledger gets its stored outcome again; it is never decided twice.
-* A worker applies an entry only when every older entry of its partition is resolved: after a
-  read it compares the oldest pending entry of the group with the oldest it read, and if an
-  older one is pending (a crashed or stale owner's), it claims the whole pending list
-  (XAUTOCLAIM) and processes it in stream order first.  Replies and XACK follow the commit, so
-  a crash between them only causes a redelivery, answered from the ledger.
-* Replies, acknowledgements and announcements of a batch travel in one pipeline with the next
-  read, so a busy worker pays one Redis round trip per batch.
+* A worker applies an entry only when every older entry of its partition is resolved: with
+  each read, one script (``OLDEST_PENDING``) gives the oldest pending entry of each partition,
+  and if one is older than what was read (a crashed or stale owner's), the worker claims the
+  whole pending list (XAUTOCLAIM) and processes it in stream order first.  Replies and XACK
+  follow the commit, so a crash between them only causes a redelivery, answered from the
+  ledger.
+* Replies, acknowledgements and announcements of a batch travel in one raw batch with the next
+  read (``risk_service.wire``), unanswered (``CLIENT REPLY SKIP``): a busy worker pays one
+  Redis round trip per batch, and only the read's answer wakes it.
 * A store write carrying an older fence than one already written fails (``Fenced``): the worker
   drops that partition at once.  The game version (the events' primary key) fences each game.
 
@@ -370,32 +372,32 @@ class Worker:
                 self.owned.pop(p, None)
             self.handler.forget()
             return
-        pipe = self._outbox
+        outbox = self._outbox
         for item, reply in zip(items, replies, strict=True):
             if not isinstance(item.request, TimeoutRequest):
-                self._push_reply(pipe, reply)
+                self._push_reply(outbox, reply)
         for entry, error in bad:
             if error.request_id:
                 self._push_reply(
-                    pipe,
+                    outbox,
                     Reply(
                         request_id=error.request_id, ok=False, code="malformed", message=str(error)
                     ),
                 )
-            self._bury(pipe, entry, f"malformed: {error}")
-        self._announce(pipe)
+            self._bury(outbox, entry, f"malformed: {error}")
+        self._announce(outbox)
         acks: dict[int, list[bytes]] = {}
         for entry in entries:
             if entry.raw is not None:
                 acks.setdefault(entry.partition, []).append(entry.id)
         for p, ids in acks.items():
-            pipe.add_quiet("XACK", self.keys.stream(p), GROUP, *ids)
+            outbox.add_quiet("XACK", self.keys.stream(p), GROUP, *ids)
             self._last_acked[p] = ids[-1]
         self._batches += 1
         if self._batches % TRIM_EVERY == 0:
             for p, last in self._last_acked.items():
                 # Only acknowledged entries go: MINID keeps ``last`` and everything after it.
-                pipe.add_quiet("XTRIM", self.keys.stream(p), "MINID", "~", last)
+                outbox.add_quiet("XTRIM", self.keys.stream(p), "MINID", "~", last)
         self.processed += len(items) + len(bad)
         if self.handler.snapshots_due():
             self._flush()  # the replies first: a snapshot is only a shortcut
@@ -414,21 +416,21 @@ class Worker:
         batch.add_quiet("RPUSH", key, encode(reply))
         batch.add_quiet("PEXPIRE", key, REPLY_TTL_MS)
 
-    def _announce(self, pipe: Batch) -> None:
+    def _announce(self, outbox: Batch) -> None:
         """Publish each changed game's public status; (re)schedule its turn deadline."""
         for gid, change in self.handler.changed.items():
-            pipe.add_quiet(
+            outbox.add_quiet(
                 "PUBLISH",
                 self.keys.channel(gid),
                 encode({"game_id": gid, "version": change.version, "to_act": change.to_act}),
             )
             key = self.keys.deadlines(partition_of(gid, self.partitions))
             if change.deadline_ms and change.to_act is not None:
-                pipe.add_quiet("EVALSHA", self._load(SCHEDULE), 1, key, change.deadline_ms, gid)
+                outbox.add_quiet("EVALSHA", self._load(SCHEDULE), 1, key, change.deadline_ms, gid)
             elif change.deadline_ms or change.rescheduled:
                 # Without a deadline, none can be scheduled but one just removed (and any left
                 # over is dropped by ``_issue_timeouts``).
-                pipe.add_quiet("ZREM", key, gid)
+                outbox.add_quiet("ZREM", key, gid)
 
     def _deadlines_passed(self, items: list[Item], games: Iterable[str]) -> frozenset[str]:
         pipe = self.redis.pipeline(transaction=False)
