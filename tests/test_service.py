@@ -385,7 +385,7 @@ def test_background_checkpoints(tmp_path: Path, played: Played) -> None:
     """A long-running writer's SQLite log is copied into the database file by a thread of its
     own, not inside its commits: these only checkpoint past a backstop of log pages."""
     path = tmp_path / "games.db"
-    with GameService(f"sqlite://{path}", background_checkpoints=True) as service:
+    with GameService(f"sqlite://{path}") as service:
         service.create_schema()
         recorder = service.application.recorder
         with recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
@@ -400,8 +400,12 @@ def test_background_checkpoints(tmp_path: Path, played: Played) -> None:
         threads = {t.name for t in threading.enumerate()}
         assert "wal-checkpointer" in threads
     assert "wal-checkpointer" not in {t.name for t in threading.enumerate()}
-    with GameService(f"sqlite://{path}") as service:
+    with GameService(f"sqlite://{path}", background_checkpoints=False) as service:
         assert service.events(game_id) == played.events
+        with service.application.recorder.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            c.execute("PRAGMA wal_autocheckpoint")
+            assert c.fetchone()[0] == 1000  # SQLite's own: checkpoints inside commits
+        assert "wal-checkpointer" not in {t.name for t in threading.enumerate()}
 
 
 def test_store_needs_its_schema(shared_store_url: str) -> None:
