@@ -55,14 +55,9 @@ def audit(app: App, game_id: str | None, path: Path | None, as_json: bool) -> No
     """
     if (game_id is None) == (path is None):
         raise click.UsageError("Name a stored GAME or an export --file (one of them).")
-    if path is not None:
-        data = read_input(path)
-        total = read_header(data).events
-        with progress_bar(total, "audit") as bar:
-            report = audit_export(data, progress=bar.update)
-    elif game_id is not None and app.backend.remote:
-        # The service exports finished games only; the audit runs here, on that export.
-        data = app.backend.export(game_id)
+    if path is not None or app.backend.remote:
+        # A file, or the service's export (of a finished game only): audited here.
+        data = read_input(path) if path is not None else app.backend.export(str(game_id))
         with progress_bar(read_header(data).events, "audit") as bar:
             report = audit_export(data, progress=bar.update)
     elif game_id is not None:

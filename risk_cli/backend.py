@@ -24,7 +24,7 @@ from risk_service import history, ledger
 from risk_service.client import RemoteError, ServiceClient, new_request_id
 from risk_service.exchange import export_game
 from risk_service.history import Lineage
-from risk_service.luck import LuckReport, luck_report
+from risk_service.luck import LuckReport
 from risk_service.protocol import (
     AdminRequest,
     CommandRequest,
@@ -137,8 +137,6 @@ class LocalBackend(Backend):
         return Created(gid, {}, None)
 
     def games(self) -> list[JsonDict]:
-        import msgspec
-
         return [msgspec.to_builtins(s) for s in self.app.service.games()]
 
     def view(self, game_id: str, seat: str | None, *, at: int | None = None) -> JsonDict:
@@ -153,7 +151,7 @@ class LocalBackend(Backend):
         return visible_events(events, None if seat is None else seat_of(names, seat))
 
     def stats(self, game_id: str, upto: int | None = None) -> LuckReport:
-        return luck_report(game_id, history.timeline(self.app.service, game_id, upto).events)
+        return history.luck(self.app.service, game_id, upto)
 
     def lineage(self, game_id: str) -> Lineage:
         return history.lineage(self.app.service, game_id)

@@ -125,7 +125,7 @@ def replay(
             for version, d in enumerate(shown, start=start):
                 click.echo(f"{version:>6}  {render.event_line(d, names)}")
                 bar.update(1)
-    status = render.status_line(final, render.Names(names.board, final["players"]))
+    status = render.status_line(final, names)
     click.echo(f"\nAt version {final['version']}: {status}")
 
 

@@ -42,7 +42,6 @@ from risk_service import history, ledger
 from risk_service.app import SNAPSHOT_INTERVAL, Game
 from risk_service.exchange import export_game
 from risk_service.ledger import OWNER, Fenced, LedgerWrite, RequestRow, SeatRow
-from risk_service.luck import luck_report
 from risk_service.protocol import (
     WRITES,
     AdminRequest,
@@ -573,7 +572,7 @@ class Handler:
         gid = request.game_id
         data: Any
         if request.what == "stats":
-            data = luck_report(gid, history.timeline(self.service, gid, request.upto).events)
+            data = history.luck(self.service, gid, request.upto)
         elif request.what == "lineage":
             data = history.lineage(self.service, gid)
         else:

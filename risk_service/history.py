@@ -32,6 +32,7 @@ from risk_core.model import Branched, DiceReseeded, DiceScripted, GameStarted
 from risk_core.rng import normalise_seed, seed_commitment
 from risk_core.views import view
 from risk_service import versions
+from risk_service.luck import LuckReport, luck_report
 from risk_service.store import BranchPoint, GameService, ServiceError
 
 DiceMode = Literal["same", "reseed", "script"]
@@ -75,6 +76,11 @@ def timeline(service: GameService, game_id: str, upto: int | None = None) -> Tim
             )
         events = events[:upto]
     return Timeline(game_id=game_id, events=events, state=risk_core.replay(events))
+
+
+def luck(service: GameService, game_id: str, upto: int | None = None) -> LuckReport:
+    """The dice luck report of the battles up to version ``upto`` (default: all)."""
+    return luck_report(game_id, timeline(service, game_id, upto).events)
 
 
 def state_at(service: GameService, game_id: str, at: int | None = None) -> GameState:
