@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -11,7 +12,8 @@ from boards import BOARDS_DIR
 from risk_cli import render
 from risk_cli.common import echo_json, json_option
 from risk_core import Board, board_names, json_schema, load_board, rulesets
-from risk_core.board import load_board_dir
+from risk_core.board import load_board_dir, unverified_facts
+from risk_core.board_sections import section_size
 from risk_core.rulesets import get as get_ruleset
 
 
@@ -70,16 +72,46 @@ def _board_info(b: Board) -> dict[str, object]:
     }
 
 
+def _board_details(b: Board) -> dict[str, object]:
+    """Card decks, rule-family sections and unverified facts (CORE-01, GAP-nn provenance)."""
+    return {
+        "decks": {deck: len(b.deck_cards(deck)) for deck in b.decks},
+        "sections": {name: section_size(value) for name, value in b.sections.items()},
+        "unverified": [msgspec.to_builtins(f) for f in unverified_facts(b)],
+    }
+
+
+def _details_text(b: Board) -> str:
+    decks = ", ".join(f"{deck} {len(b.deck_cards(deck))}" for deck in b.decks)
+    lines = [f"  card decks: {decks}"]
+    lines += [f"  section {n}: {section_size(v)} items" for n, v in b.sections.items()]
+    facts = unverified_facts(b)
+    if facts:
+        lines.append(f"  {len(facts)} unverified:")
+        lines += [f"    {f.where}: {f.note}" for f in facts]
+    return "\n".join(lines)
+
+
 @boards.command(name="show")
 @click.argument("name")
 @json_option
 def boards_show(name: str, as_json: bool) -> None:
-    """Describe board NAME; with --json print its board.json file."""
-    board = load_board(name)  # validates the name before any file is read
+    """Describe board NAME; with --json print its board.json file.
+
+    NAME is a shipped board, or the path of a board folder when it contains a slash
+    (a rule family's own board, e.g. `./boards/toy`).
+    """
+    if "/" in name or os.sep in name:
+        folder = Path(name)
+        board = load_board_dir(folder)
+    else:
+        board = load_board(name)  # validates the name before any file is read
+        folder = BOARDS_DIR / name
     if as_json:
-        click.echo((BOARDS_DIR / name / "board.json").read_text(encoding="utf-8"), nl=False)
+        click.echo((folder / "board.json").read_text(encoding="utf-8"), nl=False)
     else:
         click.echo(render.board_summary(board))
+        click.echo(_details_text(board))
 
 
 @boards.command(name="check")
@@ -89,13 +121,14 @@ def boards_check(path: Path, as_json: bool) -> None:
     """Validate the board folder PATH (board.json and optional missions.json)."""
     board = load_board_dir(path)
     if as_json:
-        echo_json({"ok": True, **_board_info(board)})
+        echo_json({"ok": True, **_board_info(board), **_board_details(board)})
     else:
         click.echo(
             f"OK: {board.id} v{board.version}, {len(board.territories)} territories, "
             f"{len(board.groups)} groups, {len(board.missions)} missions, "
             f"{board.content_hash}"
         )
+        click.echo(_details_text(board))
 
 
 @click.command()

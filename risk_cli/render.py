@@ -136,8 +136,7 @@ def _defence(d: JsonDict, n: Names) -> str:
 
 
 def _battle(d: JsonDict, n: Names) -> str:
-    attack = "-".join(map(str, d["attack"]))
-    defence = "-".join(map(str, d["defence"]))
+    attack, defence = _faces(d, "attack"), _faces(d, "defence")
     losses = [
         f"{n.seat(who)} loses {k}"
         for who, k in ((d["seat"], d["attacker_losses"]), (d["defender"], d["defender_losses"]))
@@ -147,6 +146,17 @@ def _battle(d: JsonDict, n: Names) -> str:
         f"{n.seat(d['seat'])} attacks {n.t(d['target'])} from {n.t(d['origin'])}: "
         f"{attack} against {defence}; {' and '.join(losses)}."
     )
+
+
+def _faces(d: JsonDict, side: str) -> str:
+    """Final faces; for dice other than plain d6 also the die and the natural faces thrown."""
+    final = "-".join(map(str, d[side]))
+    natural = d.get(f"{side}_natural")
+    if natural is None:
+        return final
+    sides = d.get(f"{side}_dice", {}).get("sides", 6)
+    thrown = "-".join(map(str, natural))
+    return f"d{sides} {thrown}" + ("" if thrown == final else f" → {final}")
 
 
 def _conquered(d: JsonDict, n: Names) -> str:

@@ -21,12 +21,14 @@ from risk_core.engine import (
     RuleSetInfo,
     apply_in_place,
     decide,
+    decode_state,
     evolve,
     legal_commands,
     replay,
     ruleset_of,
     start,
     to_act,
+    typed_state,
 )
 from risk_core.engine import list_rulesets as rulesets
 from risk_core.errors import RiskError, RuleError, SetupError
@@ -38,7 +40,6 @@ from risk_core.model import (
     decode_command,
     decode_event,
     decode_events,
-    decode_state,
     encode,
     json_schema,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "decode_event",
     "decode_events",
     "decode_state",
+    "typed_state",
     "encode",
     "evolve",
     "json_schema",

@@ -1,13 +1,19 @@
 """Boards as data: decoding, validation and the runtime board (CORE-01, GAP-01..05, GAP-08, GAP-09).
 
-A board lives in ``boards/<name>/``: ``board.json`` (territories, groups, edges, card symbols,
-provenance and, for the Napoleon board, capitals, sea zones and maritime routes) and, optionally,
-``missions.json`` (secret objectives).  :func:`decode_board` turns those bytes into a
-:class:`Board` or raises :class:`BoardError` with a stable ``code``, so the service and the
-command line can report bad data precisely instead of failing mid-game.
+A board lives in ``boards/<name>/`` (or any folder, :func:`load_board_dir`): ``board.json``
+(territories, groups, edges, card symbols, provenance and, for the Napoleon board, capitals, sea
+zones and maritime routes) and, optionally, ``missions.json`` (secret objectives).
+:func:`decode_board` turns those bytes into a :class:`Board` or raises :class:`BoardError` with a
+stable ``code``, so the service and the command line can report bad data precisely instead of
+failing mid-game.
+
+A rule family adds its own data (cities, capitals, lanes, tracks, cards) under ``board.json``'s
+``"sections"`` object, one key per section type it registered with
+:func:`~risk_core.board_sections.register_section`; see that module.
 
 Territories are addressed by index everywhere in the engine; the index is the territory's
-position in ``board.json`` and is also its card id (jokers follow the territory cards).
+position in ``board.json``.  Cards have their own ids (:mod:`risk_core.cards`): without a
+``cards`` section, card ``i`` is territory ``i``'s card and the jokers follow.
 """
 
 from __future__ import annotations
@@ -19,17 +25,22 @@ import os
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
+from types import MappingProxyType
+from typing import Any, Literal
 
 import msgspec
 
 from boards import BOARDS_DIR
-from risk_core.errors import RiskError
+from risk_core.board_sections import BoardError as BoardError
+from risk_core.board_sections import Fact as Fact
+from risk_core.board_sections import decode_section, iter_facts, section_type
+from risk_core.board_sections import register_section as register_section
+from risk_core.cards import CARDS_SECTION, Card, cards_from_entries, default_cards
+from risk_core.cards import JOKER as JOKER
 
 Symbol = Literal["infantry", "cavalry", "artillery"]
 EdgeKind = Literal["border", "sea"]
 
-JOKER = "joker"
 # Army colours a "destroy" mission may name (CL-01: six colours).
 MISSION_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black", "purple")
 # Napoleon mission ranks, easiest first (NAP-MIS-02).
@@ -113,6 +124,8 @@ class BoardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     provenance: Provenance
     sea_zones: tuple[SeaZone, ...] = ()
     routes: tuple[Route, ...] = ()
+    # Rule-family data, decoded by the registered section types (risk_core.board_sections).
+    sections: dict[str, msgspec.Raw] = {}
 
 
 class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -138,8 +151,11 @@ class MissionFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     missions: tuple[Mission, ...]
 
 
-class BoardError(RiskError):
-    """Invalid or unknown board data; ``code`` is stable, ``message`` names the offending id."""
+class UnverifiedFact(msgspec.Struct, frozen=True):
+    """A board value not checked against a rulebook or the printed board, and why (GAP-nn)."""
+
+    where: str  # "provenance.unverified", "groups.<id>.bonus" or "sections.<name>[i] (id)"
+    note: str
 
 
 _board_decoder = msgspec.json.Decoder(BoardFile)
@@ -372,11 +388,14 @@ class Board:
     """A validated board, indexed for the engine.  Immutable by convention: never mutate it."""
 
     __slots__ = (
+        "_deck_cards",
         "_edge_kinds",
         "_lookup",
         "capitals",
         "card_symbols",
+        "cards",
         "content_hash",
+        "decks",
         "file",
         "group_index",
         "group_members",
@@ -391,6 +410,7 @@ class Board:
         "neighbours",
         "routes",
         "sea_zones",
+        "sections",
         "territories",
         "territory_group",
         "version",
@@ -405,7 +425,9 @@ class Board:
         """Validate ``file`` and ``missions`` and build the indexes; raises :class:`BoardError`.
 
         ``content_hash`` defaults to a hash of the canonical encoding of the data, for boards
-        built in code rather than read from files.
+        built in code rather than read from files.  Sections are decoded with the section types
+        registered now (``unknown_section``, ``bad_section``), then checked: ``cards`` first,
+        so the other checkers see :attr:`cards`, then the rest by name.
         """
         if file.jokers < 0:
             raise BoardError("bad_jokers", f"Board {file.id!r} has {file.jokers} jokers")
@@ -431,8 +453,7 @@ class Board:
         _check_missions(missions, file)
 
         if content_hash is None:
-            encoded = msgspec.json.encode((file, missions))
-            content_hash = "sha256:" + hashlib.sha256(encoded).hexdigest()
+            content_hash = _code_hash(file, missions)
 
         self.file = file
         self.id = file.id
@@ -452,16 +473,37 @@ class Board:
         self.neighbour_sets = tuple(frozenset(n) for n in adjacency)
         self._edge_kinds = edge_kinds
         self.jokers = file.jokers
-        self.card_symbols: tuple[str, ...] = (
-            *(t.card for t in file.territories),
-            *([JOKER] * file.jokers),
-        )
         self.missions = missions
         self.content_hash = content_hash
         self.sea_zones = file.sea_zones
         self.routes = file.routes
         # Group id -> territory index of its capital, for the groups that have one (NAP-CAP-01).
         self.capitals = {g.id: index[g.capital] for g in file.groups if g.capital is not None}
+        self._init_sections(file)
+
+    def _init_sections(self, file: BoardFile) -> None:
+        decoded = {name: decode_section(name, raw) for name, raw in sorted(file.sections.items())}
+        self.sections: MappingProxyType[str, Any] = MappingProxyType(decoded)
+        entries = decoded.get(CARDS_SECTION)
+        if entries is None:
+            self.cards = default_cards([t.card for t in file.territories], file.jokers)
+        else:
+            _run_check(CARDS_SECTION, entries, self)
+            self.cards = cards_from_entries(entries, self.index)
+        self.card_symbols: tuple[str, ...] = tuple(c.symbol or "" for c in self.cards)
+        decks: dict[str, list[int]] = {}
+        for c in self.cards:
+            decks.setdefault(c.deck, []).append(c.id)
+        self._deck_cards = {deck: tuple(ids) for deck, ids in decks.items()}
+        self.decks: tuple[str, ...] = tuple(decks)
+        for name, value in decoded.items():
+            if name != CARDS_SECTION:
+                _run_check(name, value, self)
+        for fact in unverified_facts(self):
+            if not fact.note:
+                raise BoardError(
+                    "unexplained_fact", f"Unverified {fact.where} has no note saying why"
+                )
 
     def __repr__(self) -> str:
         return f"<Board {self.id!r} v{self.version}: {len(self.territories)} territories>"
@@ -489,10 +531,80 @@ class Board:
             return found
         raise BoardError("unknown_territory", f"Unknown territory {name!r}.{self._suggest(name)}")
 
+    def section(self, name: str) -> Any:
+        """The decoded section ``name``, or None when this board has none.
+
+        Raises :class:`BoardError` ``unknown_section`` when no rule family registered ``name``,
+        so a misspelt name is an error rather than a silently absent section.
+        """
+        if name in self.sections:
+            return self.sections[name]
+        if section_type(name) is None:
+            raise BoardError("unknown_section", f"No section type {name!r} is registered")
+        return None
+
+    def card(self, i: int) -> Card:
+        """Card ``i``; raises :class:`BoardError` ``unknown_card``."""
+        if not 0 <= i < len(self.cards):
+            raise BoardError("unknown_card", f"Board {self.id!r} has no card {i}")
+        return self.cards[i]
+
+    def card_territory(self, i: int) -> int | None:
+        """Territory index named by card ``i``, or None (jokers, cards naming no territory)."""
+        return self.card(i).territory
+
+    def deck_cards(self, deck: str) -> list[int]:
+        """Ids of the cards in ``deck``, in id order; :class:`BoardError` ``unknown_deck``."""
+        found = self._deck_cards.get(deck)
+        if found is None:
+            known = ", ".join(self.decks)
+            raise BoardError("unknown_deck", f"Board {self.id!r} has no deck {deck!r} ({known})")
+        return list(found)
+
     def _suggest(self, name: str) -> str:
         close = difflib.get_close_matches(normalise_name(name), self._lookup, n=6, cutoff=0.7)
         ids = list(dict.fromkeys(self.territories[self._lookup[k]].id for k in close))[:3]
         return _did_you_mean(ids)
+
+
+def _run_check(name: str, value: Any, board: Board) -> None:
+    entry = section_type(name)
+    if entry is not None and entry.check is not None:
+        entry.check(value, board)
+
+
+def _code_hash(file: BoardFile, missions: tuple[Mission, ...]) -> str:
+    # Without sections, hash the encoding a board had before sections existed, so boards built
+    # in code keep their hash.
+    data: Any = file
+    if not file.sections:
+        data = msgspec.to_builtins(file)
+        del data["sections"]
+    return "sha256:" + hashlib.sha256(msgspec.json.encode((data, missions))).hexdigest()
+
+
+def unverified_facts(board: Board) -> list[UnverifiedFact]:
+    """Everything on ``board`` not verified against a source, with the reasoning (GAP-nn).
+
+    In order: ``provenance.unverified`` and ``provenance.reconstructed`` entries, groups whose
+    bonus is a placeholder (``bonus_verified`` false), then every :class:`Fact` with
+    ``verified`` false in the sections, by section name.
+    """
+    prov = board.file.provenance
+    found = [UnverifiedFact("provenance.unverified", text) for text in prov.unverified]
+    found += [UnverifiedFact("provenance.reconstructed", text) for text in prov.reconstructed]
+    found += [
+        UnverifiedFact(f"groups.{g.id}.bonus", f"bonus {g.bonus} is not verified")
+        for g in board.groups
+        if not g.bonus_verified
+    ]
+    for name, value in board.sections.items():
+        found += [
+            UnverifiedFact(where, fact.note)
+            for where, fact in iter_facts(value, f"sections.{name}")
+            if not fact.verified
+        ]
+    return found
 
 
 def _did_you_mean(candidates: list[str]) -> str:

@@ -34,9 +34,6 @@ from risk_core.model import (
 )
 from risk_core.rng import M64, Rng, mix64, normalise_seed
 from risk_core.rulesets.base import RuleSet
-from risk_core.rulesets.classic import Classic
-from risk_core.rulesets.napoleon_2p import EndPhase, GiveCard, Napoleon2P, ReinforceAlly
-from risk_core.rulesets.napoleon_mission import ClaimMission, NapoleonMission, objectives
 
 LEVELS: tuple[str, ...] = ("random", "greedy")
 
@@ -85,7 +82,7 @@ def propose(state: GameState, *, level: str = "greedy", seed: int | str = 0) -> 
         raise ValueError("The game is over: no seat has to act.")
     rng = bot_rng(state, seed)
     if level == "greedy":
-        cmd = _Greedy(state, seat, rng).command()
+        cmd = Greedy(state, seat, rng).command()
         if cmd is not None:
             return cmd
     cmds = legal_commands(state)
@@ -97,7 +94,7 @@ def _territory_ids(board: Board) -> tuple[str, ...]:
     return tuple(t.id for t in board.territories)
 
 
-class _Greedy:
+class Greedy:
     """One decision of the greedy player: a read of the board, then a command for the phase."""
 
     def __init__(self, state: GameState, seat: Seat, rng: Rng) -> None:
@@ -124,11 +121,11 @@ class _Greedy:
         # Ties between equal scores go to a per-decision rotation of territory indexes: the
         # seed varies the play without drawing a number for every candidate.
         self.offset = rng.below(len(owner))
-        self.mission_groups: set[int] = set()
-        self.extra_groups = 0
-        self.victim: Seat | None = None
-        self.mission_holds: set[int] = set()
-        self._read_mission()
+        goals = self.rs.bot_goals(state, seat)  # what the seat's missions ask for
+        self.mission_groups = set(goals.groups)
+        self.extra_groups = goals.extra_groups
+        self.victim = goals.victim
+        self.mission_holds = set(goals.holds)
         # One pass over the board: territory counts, own territories, each group's sole holder.
         n_groups = len(board.group_members)
         self.counts = [0] * len(state.players)
@@ -151,34 +148,6 @@ class _Greedy:
         self._values: dict[int, float] = {}
 
     # ------------------------------------------------------------------ reading the board
-    def _read_mission(self) -> None:
-        """Mission groups and the colour to destroy steer targets (CL-22 missions)."""
-        if isinstance(self.rs, NapoleonMission):
-            self._read_objectives(self.rs)
-        if not isinstance(self.rs, Classic):
-            return
-        m = self.rs.mission(self.state, self.seat)
-        if m is None:
-            return
-        gi = self.board.group_index
-        self.mission_groups = {gi[g] for g in m.groups}
-        self.extra_groups = m.extra_groups
-        if m.destroy is not None:
-            for i, p in enumerate(self.state.players):
-                if p.colour == m.destroy and i != self.seat and not p.eliminated:
-                    self.victim = i
-
-    def _read_objectives(self, rs: NapoleonMission) -> None:
-        """NAP-MIS: the empires and territories of the objectives not yet achieved."""
-        gi, index = self.board.group_index, self.board.index
-        p = objectives(self.state.players[self.seat])
-        for mid in p.missions:
-            if mid not in p.achieved:
-                m = rs.missions[mid]
-                self.mission_groups.update(gi[g] for g in m.groups)
-                self.extra_groups = max(self.extra_groups, m.extra_groups)
-                self.mission_holds.update(index[t] for t in m.hold)
-
     def _group_want(self, g: int, mine: int) -> float:
         """How much the player wants group ``g``: share already held, bonus per territory."""
         size = len(self.board.group_members[g])
@@ -237,14 +206,9 @@ class _Greedy:
 
     # ------------------------------------------------------------------ phases
     def command(self) -> Command | None:
-        if isinstance(self.rs, NapoleonMission):  # NAP-MIS-06: announce as soon as one holds
-            claimable = self.rs.claimable(self.state, self.seat)
-            if claimable:
-                return ClaimMission(seat=self.seat, mission=claimable[0])
-        if isinstance(self.rs, Napoleon2P):
-            cmd = self.independents(self.rs)
-            if cmd is not None:
-                return cmd
+        cmd = self.rs.bot_move(self.state, self.seat, self)  # the family's own moves first
+        if cmd is not None:
+            return cmd
         phase = self.state.phase
         if phase == "setup":
             return self.setup()
@@ -256,8 +220,6 @@ class _Greedy:
             return self.occupy()
         if phase == "defend":
             return self.defend()
-        if phase == "ally_place":
-            return self.ally_place()
         return None
 
     def setup(self) -> Command | None:
@@ -423,69 +385,6 @@ class _Greedy:
         if order is None:
             return None
         return Defend(seat=self.seat, dice=min(2, self.usable[order.target]))
-
-    def ally_place(self) -> Command | None:
-        """The ally is our buffer: strengthen the ally territory most exposed to the mover."""
-        s = self.state
-        if s.ally_reserve <= 0:
-            return None
-        mover = s.current
-        ally = [t for t, o in enumerate(self.owner) if o >= 0 and self.neutral[o]]
-        if not ally:
-            return None
-        best, best_key = ally[0], (float("-inf"), -1)
-        for t in ally:
-            pressure = sum(self.armies[n] for n in self.nbrs[t] if self.owner[n] == mover)
-            shields = sum(1 for n in self.nbrs[t] if self.owner[n] == self.seat)
-            score = (pressure - self.armies[t] + 2.0 * shields) if pressure else -1000.0
-            key = (score, self.tie(t))
-            if key > best_key:
-                best, best_key = t, key
-        return Place(seat=self.seat, territory=self.ids[best], count=s.ally_reserve)
-
-    def independents(self, rs: Napoleon2P) -> Command | None:
-        """NAP-2P: placement-turn quotas, gifts, allied reinforcements; None: the usual play."""
-        s, seat, phase = self.state, self.seat, self.state.phase
-        quota = rs.steps(s).quota
-        if phase == "setup" and quota[seat]:  # own regiments first (NAP-2P-06)
-            spot = self.placement_spot(quota[seat])
-            return Place(seat=seat, territory=self.ids[spot], count=quota[seat])
-        if phase in ("setup", "ally_place"):  # independents: block the opponent
-            army = next((a for a, left in enumerate(quota) if left), None)
-            if army is None:
-                return None
-            spot = self.buffer_spot(army, rs.opponent(s, seat))
-            return Place(seat=seat, territory=self.ids[spot], count=quota[army])
-        if phase == "ally_maneuver":
-            return EndPhase(seat=seat)
-        if phase not in ("influence", "reinforce"):
-            return None
-        hand = s.players[seat].hand
-        if phase == "influence" and len(hand) >= 4:  # a spare card buys an independent
-            keep = set(self.best_set() or ())
-            spare = [c for c in hand if c not in keep] or hand
-            takers = [i for i in rs.independents_of(s) if rs.gift_error(s, seat, i) is None]
-            if takers:
-                strongest = max(takers, key=lambda i: (self.counts[i], i))
-                return GiveCard(seat=seat, independent=strongest, card=min(spare))
-        chosen = rs.steps(s).chosen
-        for ally in rs.allies(s, seat):
-            if ally not in chosen:
-                return ReinforceAlly(seat=seat, ally=ally)
-        if phase == "influence":
-            return self.reinforce() or EndPhase(seat=seat)
-        return None
-
-    def buffer_spot(self, army: Seat, opponent: Seat) -> int:
-        """The territory of ``army`` (an independent) facing the most of ``opponent``'s."""
-        best, best_key = -1, (float("-inf"), -1)
-        for t, o in enumerate(self.owner):
-            if o == army:
-                pressure = sum(self.armies[n] for n in self.nbrs[t] if self.owner[n] == opponent)
-                key = (pressure - 0.5 * self.armies[t], self.tie(t))
-                if key > best_key:
-                    best, best_key = t, key
-        return best
 
 
 def self_play(

@@ -79,6 +79,32 @@ def replay(events: Iterable[Event]) -> GameState:
     return state
 
 
+def typed_state(state: GameState) -> GameState:
+    """A state decoded from JSON, with its family slot made the family's Struct again.
+
+    JSON carries the slot as a plain object (the decoder cannot know which family a state
+    belongs to before reading it); raises ``RuleError("stale_state")`` for a state stored by an
+    engine that kept the family's facts elsewhere, so a caller can rebuild it from the events.
+    """
+    kind = get_ruleset(state.ruleset).family_state
+    if kind is None:
+        state.family = msgspec.UNSET
+    elif isinstance(state.family, dict):
+        try:
+            state.family = msgspec.convert(state.family, kind, strict=False)
+        except msgspec.ValidationError as e:
+            msg = f"The stored {state.ruleset} state is unreadable: {e}"
+            raise RuleError("stale_state", msg) from None
+    elif not isinstance(state.family, kind):
+        raise RuleError("stale_state", f"The stored state has no {state.ruleset} family state.")
+    return state
+
+
+def decode_state(data: bytes | str) -> GameState:
+    """A state from its JSON (``encode``)."""
+    return typed_state(msgspec.json.decode(data, type=GameState))
+
+
 def initial_state(first: GameStarted) -> GameState:
     return get_ruleset(first.ruleset).initial_state(first)
 

@@ -11,25 +11,19 @@ registry, so adding a rule family touches no list here.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar, Union
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 import msgspec
 
+from risk_core.dice import DiceSpec
+
 Seat = int
 OptionValue = str | int | bool
-Phase = Literal[
-    "setup",  # initial claiming / placement of starting armies, one at a time
-    "reinforce",  # trade cards and place reinforcements
-    "ally_place",  # classic-2p: the opponent places the ally's half income; napoleon-2p: the
-    # mover places its allies' rolled reinforcements (NAP-2PA-06)
-    "influence",  # napoleon-2p active: the mover may give cards to independents (NAP-2PA-03)
-    "ally_maneuver",  # napoleon-2p active: the allies' free maneuvers (NAP-2PA-12)
-    "attack",  # attack, fortify or end the turn
-    "defend",  # waiting for the defender's dice choice (ENG-06 `ask` policy)
-    "occupy",  # a territory was conquered: move armies in
-    "elim_trade",  # cards taken from an eliminated player: trade and place them now
-    "over",
-]
+# A phase is a name a rule set declares (``RuleSet.phases``, with what the acting seat does in
+# it); CORE's are setup, reinforce, attack, defend, occupy, elim_trade and over, and a family
+# adds its own (influence, ally_place, a naval phase, ...).
+Phase = str
 
 
 # --------------------------------------------------------------------------- commands
@@ -118,12 +112,20 @@ class EndTurn(Command, frozen=True, tag="end"):
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Base of every event."""
 
+    @staticmethod
+    def redact(d: dict[str, Any], seat: Seat | None) -> None:
+        """Remove from ``d`` (this event as JSON builtins) what ``seat`` may not see (ENG-07);
+        a family event with secrets overrides it (None: a spectator)."""
+
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     colour: str
     neutral: bool = False
     policy: Literal["auto", "ask"] = "auto"
+    # The player who commands this seat, when one player commands several seats (armies);
+    # UNSET, never encoded, when the seat is its own player.
+    commander: str | msgspec.UnsetType = msgspec.UNSET
 
 
 @event
@@ -244,15 +246,6 @@ class ArmiesPlaced(Event, frozen=True, tag="placed"):
 
 
 @event
-class AllyPlaced(Event, frozen=True, tag="ally_placed"):
-    """Classic-2p: ``seat`` (the opponent of the active player) placed ally armies."""
-
-    seat: Seat
-    territory: str
-    count: int
-
-
-@event
 class DefenceRequested(Event, frozen=True, tag="defence_requested"):
     seat: Seat  # the defender who must answer
     origin: str
@@ -275,6 +268,13 @@ class BattleFought(Event, frozen=True, tag="battle"):
     defender_losses: int
     rng: int
     scripted: int = 0
+    # Dice that are not plain d6 (rule families): each side's dice and its natural faces in the
+    # order thrown (re-rolls included); ``attack``/``defence`` are then the final faces that were
+    # compared.  UNSET, and never encoded, for plain d6, whose natural faces are the final ones.
+    attack_dice: DiceSpec | msgspec.UnsetType = msgspec.UNSET
+    defence_dice: DiceSpec | msgspec.UnsetType = msgspec.UNSET
+    attack_natural: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
+    defence_natural: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 @event
@@ -342,25 +342,29 @@ class PositionSet(Event, frozen=True, tag="position_set"):
     trades: int
     first: Seat
     rng: int
+    # The family's own facts (its ``FamilyState`` as JSON builtins), UNSET and never encoded
+    # when the scenario sets none.
+    family: Any = msgspec.UNSET
+
+
+@event
+class RoundsCompleted(Event, frozen=True, tag="rounds_completed"):
+    """The rule set's last round has been played: the score decides (phase ``final``)."""
+
+    rounds: int
 
 
 @event
 class GameWon(Event, frozen=True, tag="game_won"):
     seat: Seat
-    reason: Literal["mission", "conquest", "last_standing", "team"]  # team: seat's team won
+    # team: the seat's team won; score: the best score after the last round (``scores``)
+    reason: Literal["mission", "conquest", "last_standing", "team", "score"]
     mission: str | None = None
+    # Every seat's final score, when the score decided (UNSET, never encoded, otherwise).
+    scores: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 # --------------------------------------------------------------------------- state
-class Objectives(msgspec.Struct, frozen=True, kw_only=True):
-    """Napoleon Mission (NAP-MIS): a seat's secret missions, those achieved (public) and the
-    turn of its last announcement (one per turn).  Frozen: replaced whole, copies share it."""
-
-    missions: tuple[str, ...]
-    achieved: tuple[str, ...] = ()
-    announced: int = 0
-
-
 class Player(msgspec.Struct, kw_only=True):
     name: str
     colour: str
@@ -370,11 +374,9 @@ class Player(msgspec.Struct, kw_only=True):
     eliminated_by: Seat | None = None
     hand: list[int] = msgspec.field(default_factory=list)
     mission: str | None = None
-    # Napoleon Mission only; UNSET (never encoded) in every other game.
-    objectives: Objectives | msgspec.UnsetType = msgspec.UNSET
-    # Napoleon 2P active (NAP-2PA-01): the seat an independent is allied to, None when neutral.
-    # UNSET (never encoded) in every other game, so their bytes do not change.
-    ally_of: Seat | None | msgspec.UnsetType = msgspec.UNSET
+    # The player commanding this seat when it is not the seat's own (one player, several
+    # armies); UNSET, never encoded, when the seat is its own player.
+    commander: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
@@ -394,20 +396,6 @@ class PendingOccupation(msgspec.Struct, frozen=True, kw_only=True):
     target: int
     min: int
     max: int
-
-
-class Independents(msgspec.Struct, frozen=True, kw_only=True):
-    """Napoleon 2P: what is still open in the current step around the independent armies.
-
-    Frozen and made of tuples: projectors replace it whole, so state copies may share it.
-    """
-
-    # Per seat, regiments still to place in this step: the setup placement turn (DEC-17: the
-    # placing player's own 3, 2 per independent) or an ally's rolled reinforcements (NAP-2PA-06).
-    quota: tuple[int, ...] = ()
-    chosen: tuple[Seat, ...] = ()  # allies whose reinforcement die is rolled after own placing
-    maneuvers: tuple[Seat, ...] = ()  # allies whose free maneuver is still open (NAP-2PA-12)
-    rolls: tuple[Seat, ...] = ()  # independents whose status die follows this invasion
 
 
 class GameState(msgspec.Struct, kw_only=True):
@@ -438,7 +426,6 @@ class GameState(msgspec.Struct, kw_only=True):
     round: int = 0
     reserve: int = 0
     received: int = 0  # reinforcements received this turn (CL-2P-04 / DEC-11 base)
-    ally_reserve: int = 0
     conquered: bool = False
     may_trade: bool = False  # CL-20: cards just taken from an eliminated player
     trades: int = 0  # sets traded by everyone (CL-CQ-02)
@@ -446,43 +433,52 @@ class GameState(msgspec.Struct, kw_only=True):
     occupation: PendingOccupation | None = None
     winner: Seat | None = None
     version: int = 0  # number of events applied
-    # Napoleon teams (NAP-TEAM-04): territory -> seat -> units, only for territories holding the
-    # units of several teammates; ``owner`` is then the strict majority holder, or -1 on a tie.
-    # Replaced whole, never mutated, so copies share it.  UNSET (never encoded) in other games.
-    stacks: dict[int, dict[int, int]] | msgspec.UnsetType = msgspec.UNSET
-    # Napoleon Mission: the turn in which the free move was made (the turn may go on after it).
-    maneuvered: int | msgspec.UnsetType = msgspec.UNSET
-    # Napoleon 2P only; UNSET (never encoded) in every other game.
-    independents: Independents | msgspec.UnsetType = msgspec.UNSET
+    # The rule family's own state (``RuleSet.family_state``): a frozen Struct its projectors
+    # replace whole, so state copies share it.  UNSET, never encoded, in CORE-only games.
+    family: Any = msgspec.UNSET
 
 
-_S = TypeVar("_S", bound=msgspec.Struct)
+class FamilyState(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Base of a rule family's own state, held in ``GameState.family``.
+
+    Frozen, and made of tuples and frozen Structs: the family's projectors replace it whole
+    (``msgspec.structs.replace``), so a state copy shares it and no copy list needs keeping.
+    Unknown fields are refused, so a scenario file's misspelt key is an error.
+    """
 
 
-def _shallow(struct: _S) -> _S:
-    """msgspec's own shallow copy, the fastest way to clone a Struct (hot: every decide)."""
-    return struct.__copy__()  # type: ignore[attr-defined, no-any-return]
+def _copier_source(cls: type[msgspec.Struct], name: str, helpers: dict[str, str]) -> str:
+    """Source of ``name(s)``: a shallow copy of ``s`` whose list fields are copied too.
+
+    Generated from the Struct's own field types, so a field added to ``GameState`` or
+    ``Player`` is copied without anyone keeping a list in step.  A list of Structs is copied
+    element by element with that Struct's copier (``helpers``: type name -> copier name);
+    dicts are shared (options are never mutated) and everything else is immutable.
+    """
+    lines = [f"def {name}(s):", "    new = s.__copy__()"]
+    for field in msgspec.structs.fields(cls):
+        if get_origin(field.type) is not list:
+            continue
+        (item,) = get_args(field.type)
+        inner = helpers.get(getattr(item, "__name__", ""))
+        if inner:
+            lines.append(f"    new.{field.name} = [{inner}(x) for x in s.{field.name}]")
+        else:
+            lines.append(f"    new.{field.name} = s.{field.name}[:]")
+    lines.append("    return new")
+    return "\n".join(lines)
 
 
-def copy_state(s: GameState) -> GameState:
-    """A copy that shares nothing mutable with ``s`` (cheap: a few list copies)."""
-    # A shallow copy, then every mutable container is replaced by a copy.  Keep this in step
-    # with the mutable fields.
-    new = _shallow(s)
-    players = []
-    for p in s.players:
-        q = _shallow(p)
-        q.hand = p.hand[:]
-        players.append(q)
-    new.players = players
-    new.owner = s.owner[:]
-    new.armies = s.armies[:]
-    new.setup_left = s.setup_left[:]
-    new.dice_script = s.dice_script[:]
-    new.deck = s.deck[:]
-    new.discard = s.discard[:]
-    new.previous_seeds = s.previous_seeds[:]
-    return new
+def _make_copy_state() -> Callable[[GameState], GameState]:
+    namespace: dict[str, Any] = {}
+    exec(_copier_source(Player, "_copy_player", {}), namespace)  # noqa: S102 - generated above
+    exec(_copier_source(GameState, "copy_state", {"Player": "_copy_player"}), namespace)  # noqa: S102
+    fn: Callable[[GameState], GameState] = namespace["copy_state"]
+    fn.__doc__ = "A copy of a state that shares nothing mutable with it (a few list copies)."
+    return fn
+
+
+copy_state = _make_copy_state()
 
 
 # --------------------------------------------------------------------------- codecs
@@ -529,10 +525,6 @@ def decode_events(data: bytes | str) -> list[Event]:
     _decoder("event")
     evs: list[Event] = _decoders["events"].decode(data)
     return evs
-
-
-def decode_state(data: bytes | str) -> GameState:
-    return msgspec.json.decode(data, type=GameState)
 
 
 def to_builtins(obj: Any) -> Any:

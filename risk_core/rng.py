@@ -91,6 +91,20 @@ class Rng:
             if z < _D6_LIMIT:
                 return z % 6 + 1
 
+    def roll(self, sides: int) -> int:
+        """One face of a die with ``sides`` faces (2..100): scripted when a script is loaded,
+        else ``below(sides) + 1`` from the seeded stream (so ``roll(6)`` draws as ``die()``).
+
+        Raises ``ValueError`` for a number of sides outside 2..100.
+        """
+        if type(sides) is not int or not 2 <= sides <= 100:
+            raise ValueError(f"a die has 2 to 100 sides, not {sides!r}")
+        if self.scripted < len(self.script):
+            face = self.script[self.scripted]
+            self.scripted += 1
+            return face
+        return self.below(sides) + 1
+
     def dice(self, n: int) -> list[int]:
         return [self.die() for _ in range(n)]
 

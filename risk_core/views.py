@@ -2,9 +2,9 @@
 
 Hands and missions are private to their seat; hand sizes are public.  The seed and the order of
 the draw pile are private to everyone, since either would let a seat predict dice and draws.
-In a team game the team's hand is seen by the whole team; achieved objectives and a revealed
-last one (napoleon-mission) are public.  Cards given to a napoleon-2p independent lie face
-down: only the giver knows them, everyone sees how many it holds.
+In a team game the team's hand is seen by the whole team.  A rule family adds what its own
+state shows through the rule set's view hooks (``view_extra``, ``seat_view``,
+``territory_view``), and hides the secrets of its own events in the event's ``redact``.
 Both functions return plain builtins (dicts, lists, ints, strings) ready for JSON, so the
 service and the command line can hand them out without further filtering.
 
@@ -40,7 +40,6 @@ def view(state: GameState, seat: Seat | None) -> JsonDict:
         "to_act": to_act(state),
         "winner": state.winner,
         "reserve": state.reserve,
-        "ally_reserve": state.ally_reserve,
         "setup_left": list(state.setup_left),
         "trades": state.trades,
         "deck_size": len(state.deck),
@@ -49,32 +48,20 @@ def view(state: GameState, seat: Seat | None) -> JsonDict:
         "attack": _pending_attack(state, ids),
         "occupation": _pending_occupation(state, ids),
         "options": dict(state.options),
-        **_independents(state),
+        "phase_text": ruleset_of(state).phases.get(state.phase, state.phase),
+        **ruleset_of(state).view_extra(state, seat),
     }
-
-
-def _independents(state: GameState) -> JsonDict:
-    """Napoleon 2P: what is open in the current step (placement quotas, allied moves): public."""
-    steps = state.independents
-    if isinstance(steps, msgspec.UnsetType):
-        return {}
-    return {"independents": msgspec.to_builtins(steps)}
 
 
 def _territory(state: GameState, t: int) -> JsonDict:
     out: JsonDict = {"owner": state.owner[t], "armies": state.armies[t]}
-    stack = state.stacks.get(t) if state.stacks else None
-    if stack is not None:  # teammates' regiments side by side; owner -1 when tied
-        out["units"] = {str(s): n for s, n in stack.items()}
+    out.update(ruleset_of(state).territory_view(state, t))
     return out
 
 
 def _armies(state: GameState, i: Seat) -> int:
-    total = 0
-    for t, (a, o) in enumerate(zip(state.armies, state.owner, strict=True)):
-        stack = state.stacks.get(t) if state.stacks else None
-        total += stack.get(i, 0) if stack is not None else (a if o == i else 0)
-    return total
+    occupants = ruleset_of(state).occupants
+    return sum(occupants(state, t).get(i, 0) for t in range(len(state.owner)))
 
 
 def _player(state: GameState, board: Board, i: Seat, viewer: Seat | None) -> JsonDict:
@@ -94,31 +81,34 @@ def _player(state: GameState, board: Board, i: Seat, viewer: Seat | None) -> Jso
     }
     if team is not None:
         out["team"] = team
-    if not isinstance(p.ally_of, msgspec.UnsetType):  # napoleon-2p active: the cannon is public
-        out["ally_of"] = p.ally_of
-    goals = p.objectives
-    if goals:  # napoleon-mission: achieved objectives and a revealed last one are public
-        out["achieved"] = [_mission(board, m) for m in goals.achieved]
-        hidden = [m for m in goals.missions if m not in goals.achieved]
-        out["revealed"] = _mission(board, hidden[0]) if len(hidden) == 1 else None
     if i == viewer or (
         viewer is not None and team is not None and rs.team_of(state, viewer) == team
     ):
         out["hand"] = [card(board, c) for c in p.hand]  # a team's hand is the team's (NAP-TEAM-10)
     if i == viewer:
-        out["mission"] = _mission(board, p.mission)
-        if goals:
-            out["missions"] = [_mission(board, m) for m in goals.missions]
+        out["mission"] = mission_view(board, p.mission)
+    out.update(rs.seat_view(state, i, viewer))
     return out
 
 
 def card(board: Board, c: int) -> JsonDict:
-    """A card as shown to its holder: id, territory id (None for a joker) and symbol."""
-    territory = board.territories[c].id if c < len(board.territories) else None
-    return {"id": c, "territory": territory, "symbol": board.card_symbols[c]}
+    """A card as shown to its holder: id, territory id (None for a joker) and symbol, and its
+    stars, kind or effect where it has them."""
+    info = board.card(c)
+    t = info.territory
+    out: JsonDict = {
+        "id": c,
+        "territory": None if t is None else board.territories[t].id,
+        "symbol": board.card_symbols[c],
+    }
+    for key in ("stars", "deck", "kind", "effect"):
+        value = getattr(info, key)
+        if value and value != "main":
+            out[key] = value
+    return out
 
 
-def _mission(board: Board, mission_id: str | None) -> JsonDict | None:
+def mission_view(board: Board, mission_id: str | None) -> JsonDict | None:
     for m in board.missions:
         if m.id == mission_id:
             return {"id": m.id, "text_en": m.text_en, "text_fr": m.text_fr}
@@ -160,6 +150,7 @@ def visible_event(ev: Event, seat: Seat | None) -> JsonDict:
     redact = _REDACT.get(d["type"])
     if redact is not None:
         redact(d, seat)
+    type(ev).redact(d, seat)  # a family event's own secrets
     return d
 
 
@@ -180,23 +171,11 @@ def _missions(d: JsonDict, seat: Seat | None) -> None:
     d["missions"] = _own_only(d["missions"], seat)
 
 
-def _hand_passed(d: JsonDict, seat: Seat | None) -> None:
-    d["card_count"] = len(d["cards"])
-    if seat not in d["team"]:
-        d["cards"] = None
-
-
 def _deck(d: JsonDict, seat: Seat | None) -> None:
     d["deck_size"] = len(d.pop("deck"))
 
 
 def _drawn(d: JsonDict, seat: Seat | None) -> None:
-    if d["seat"] != seat:
-        d["card"] = None
-
-
-def _card_given(d: JsonDict, seat: Seat | None) -> None:
-    # NAP-2PA-03: given face down; the others see only that a card changed hands.
     if d["seat"] != seat:
         d["card"] = None
 
@@ -220,12 +199,9 @@ _REDACT = {
     "dice_reseeded": _started,  # a branch's new seed is as secret as the first
     "dice_scripted": _scripted,
     "missions_dealt": _missions,
-    "mission_hands_dealt": _missions,  # each seat's four, like one
-    "hand_passed": _hand_passed,
     "deck_formed": _deck,
     "deck_reshuffled": _deck,
     "card_drawn": _drawn,
-    "card_given": _card_given,
     "eliminated": _eliminated,
     "position_set": _position,
 }

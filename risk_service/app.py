@@ -82,7 +82,8 @@ class GameSnapshot(CanSnapshotAggregate[str]):
         )
 
     def mutate(self, _: None) -> Game:
-        return Game.restore(self.originator_id, self.state, self.timestamp)
+        state = risk_core.typed_state(self.state)  # its family slot comes back a plain dict
+        return Game.restore(self.originator_id, state, self.timestamp)
 
 
 register_topic(GameSnapshot.TOPIC, GameSnapshot)

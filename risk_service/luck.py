@@ -1,8 +1,9 @@
 """Luck report: how each seat's battles went against the exact dice odds.
 
-For every battle fought with ``a`` attack dice against ``d`` defence dice, the expected losses
-of each side are exact: all ``6**(a+d)`` equally likely throws are enumerated once
-(``ODDS``).  Per seat, over the battles its armies fought (as attacker or defender):
+For every battle the expected losses of each side are exact for the dice it recorded (plain d6,
+or the ``attack_dice``/``defence_dice`` of a rule family): ``risk_core.dice.battle_odds``
+enumerates every sorted outcome once per pair of dice kinds.  Per seat, over the battles its
+armies fought (as attacker or defender):
 
 * ``losses`` — armies it actually lost; ``expected_losses`` — the sum of the expectations;
 * ``luck = expected_losses - losses``: armies saved by the dice (negative: armies the dice
@@ -20,45 +21,26 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import cache
-from itertools import product
 
 import msgspec
 
 import risk_core
 from risk_core import Event, GameState
+from risk_core.dice import DiceSpec, Odds, battle_odds, d6
 from risk_core.model import BattleFought, GameStarted
 
 
-class Odds(msgspec.Struct, frozen=True):
-    """Exact expectations of one battle size: mean and variance of each side's losses."""
-
-    attacker_mean: float
-    attacker_variance: float
-    defender_mean: float
-    defender_variance: float
-
-
-@cache
 def odds(attack: int, defence: int) -> Odds:
-    """Enumerate every throw of ``attack`` and ``defence`` dice (ties go to the defender)."""
-    n = 6 ** (attack + defence)
-    a_sum = a_sq = d_sum = d_sq = 0
-    for throw in product(range(1, 7), repeat=attack + defence):
-        att = sorted(throw[:attack], reverse=True)
-        dfc = sorted(throw[attack:], reverse=True)
-        a_loss = sum(1 for x, y in zip(att, dfc, strict=False) if x <= y)
-        d_loss = min(attack, defence) - a_loss
-        a_sum += a_loss
-        a_sq += a_loss * a_loss
-        d_sum += d_loss
-        d_sq += d_loss * d_loss
-    a_mean, d_mean = a_sum / n, d_sum / n
-    return Odds(
-        attacker_mean=a_mean,
-        attacker_variance=a_sq / n - a_mean * a_mean,
-        defender_mean=d_mean,
-        defender_variance=d_sq / n - d_mean * d_mean,
+    """Plain d6: ``attack`` dice against ``defence`` dice (ties go to the defender); cached."""
+    return battle_odds(d6(attack), d6(defence))
+
+
+def _specs(ev: BattleFought) -> tuple[DiceSpec, DiceSpec]:
+    """The dice each side threw; UNSET is plain d6, one die per face compared."""
+    a, d = ev.attack_dice, ev.defence_dice
+    return (
+        a if isinstance(a, DiceSpec) else d6(len(ev.attack)),
+        d if isinstance(d, DiceSpec) else d6(len(ev.defence)),
     )
 
 
@@ -103,10 +85,11 @@ def luck_report(game_id: str, events: Sequence[Event]) -> LuckReport:
                 origin = origin if origin >= 0 else ev.seat
                 target = state.owner[board.index[ev.target]]
                 target = target if target >= 0 else ev.defender
-                o = odds(len(ev.attack), len(ev.defence))
+                a_dice, d_dice = _specs(ev)
+                o = battle_odds(a_dice, d_dice)
                 _credit(
                     seats[origin],
-                    len(ev.attack),
+                    a_dice.count,
                     ev.attacker_losses,
                     o.attacker_mean,
                     o.attacker_variance,
@@ -114,7 +97,7 @@ def luck_report(game_id: str, events: Sequence[Event]) -> LuckReport:
                 )
                 _credit(
                     seats[target],
-                    len(ev.defence),
+                    d_dice.count,
                     ev.defender_losses,
                     o.defender_mean,
                     o.defender_variance,

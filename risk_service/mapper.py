@@ -27,7 +27,7 @@ import msgspec
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
-from risk_core import GameState, model
+from risk_core import GameState, RuleError, model, typed_state
 from risk_core.rulesets import names as ruleset_names
 
 if TYPE_CHECKING:
@@ -146,13 +146,19 @@ class MsgspecMapper(Mapper[str]):
         except (msgspec.DecodeError, ValueError) as e:
             raise MapperDeserialisationError(f"Cannot decode stored game events: {e}") from e
 
-    def snapshot_state(self, stored: StoredEvent) -> GameState:
+    def snapshot_state(self, stored: StoredEvent) -> GameState | None:
+        """The state a snapshot holds, or None for one an older engine stored in another shape
+        (a snapshot is only a shortcut: the caller replays the events instead)."""
         try:
-            return _snapshot_decoder.decode(self._unwrap(stored.state)).state
+            state = _snapshot_decoder.decode(self._unwrap(stored.state)).state
         except (msgspec.DecodeError, ValueError) as e:
             where = f"{stored.originator_id!r} v{stored.originator_version}"
             msg = f"Cannot decode the snapshot of {where}: {e}"
             raise MapperDeserialisationError(msg) from e
+        try:
+            return typed_state(state)
+        except RuleError:
+            return None
 
     def _wrap(self, data: bytes) -> bytes:
         if self.compressor:

@@ -8,7 +8,6 @@ import pytest
 
 import risk_core as rc
 from risk_core.model import (
-    AllyPlaced,
     Attack,
     BattleFought,
     CardsTraded,
@@ -20,9 +19,11 @@ from risk_core.model import (
     TerritoriesDealt,
     Trade,
 )
-from risk_core.rulesets.classic import escalating_value
+from risk_core.rulesets.allies import AllyPlaced
+from risk_core.rulesets.classic import Classic2P, escalating_value
 from tests.gamekit import BOARD, IDS, armies_of, group, kinds, owner_of, play, position, rejected
 
+RULES_2P = Classic2P()
 JOKERS = [c for c, s in enumerate(BOARD.card_symbols) if s == "joker"]
 
 
@@ -452,11 +453,11 @@ def test_cl2p04_dec11_ally_gets_half_placed_by_the_opponent() -> None:
     state.players[1].policy = "ask"
     received = state.reserve
     state, _ = play(state, Place(seat=0, territory=IDS[state.owner.index(0)], count=received))
-    assert state.phase == "ally_place" and state.ally_reserve == received // 2
+    assert state.phase == "ally_place" and RULES_2P.ally_reserve(state) == received // 2
     assert rc.to_act(state) == 1
     ally_t = IDS[state.owner.index(2)]
     assert rejected(state, Place(seat=1, territory=IDS[state.owner.index(1)])) == "not_owner"
-    state, events = play(state, Place(seat=1, territory=ally_t, count=state.ally_reserve))
+    state, events = play(state, Place(seat=1, territory=ally_t, count=RULES_2P.ally_reserve(state)))
     assert isinstance(events[0], AllyPlaced) and state.phase == "attack"
 
 

@@ -7,13 +7,11 @@ import random
 from collections import Counter
 from typing import Any
 
-import msgspec
 import pytest
 
 import risk_core as rc
 from risk_core.bots import self_play
 from risk_core.model import (
-    AllyPlaced,
     Attack,
     BattleFought,
     CardDrawn,
@@ -37,6 +35,7 @@ from risk_core.model import (
     TurnStarted,
     copy_state,
 )
+from risk_core.rulesets.allies import AllyPlaced
 from risk_core.rulesets.base import COLOURS
 from risk_core.rulesets.napoleon_2p import (
     AllyManeuver,
@@ -46,6 +45,7 @@ from risk_core.rulesets.napoleon_2p import (
     CardGiven,
     EndPhase,
     GiveCard,
+    Napoleon2P,
     ReinforceAlly,
     StatusRolled,
 )
@@ -57,6 +57,7 @@ BOARD = rc.load_board("napoleon")
 IDS = [t.id for t in BOARD.territories]
 ANN, BOB, GREEN, YELLOW, BLACK, PURPLE = range(6)
 NAP2P = "napoleon-2p"
+RULES = Napoleon2P()
 
 
 def game(
@@ -86,7 +87,7 @@ def with_status(state: GameState, allies: dict[int, int | None]) -> GameState:
     """The same position with these independents' cannons moved (a test shortcut)."""
     state = copy_state(state)
     for seat, ally_of in allies.items():
-        state.players[seat].ally_of = ally_of
+        RULES.set_status(state, seat, ally_of)
     return state
 
 
@@ -113,7 +114,7 @@ def through_setup(state: GameState) -> tuple[GameState, list[tuple[int, int, int
     turns: list[tuple[int, int, int]] = []
     while state.phase == "setup":
         seat = state.current
-        quota = state.independents.quota  # type: ignore[union-attr]
+        quota = RULES.steps(state).quota
         turns.append((seat, quota[seat], sum(quota) - quota[seat]))
         for army in [seat, *range(2, 6)]:
             if quota[army]:
@@ -178,7 +179,7 @@ def test_nap2p06_placement_turn_own_three_then_two_per_independent() -> None:
     assert of(events, FirstPlayerChosen)[0].seat == BOB
     state = rc.replay(events)
     assert state.current == BOB and state.phase == "setup"
-    assert state.independents.quota == (0, 3, 2, 2, 2, 2)  # type: ignore[union-attr]
+    assert RULES.steps(state).quota == (0, 3, 2, 2, 2, 2)
     mine = IDS[state.owner.index(BOB)]
     green = IDS[state.owner.index(GREEN)]
     ann = IDS[state.owner.index(ANN)]
@@ -195,7 +196,7 @@ def test_nap2p06_placement_turn_own_three_then_two_per_independent() -> None:
         assert state.current == BOB
         state, _ = play(state, Place(seat=BOB, territory=spot, count=2))
     assert state.current == ANN  # the other player's placement turn
-    assert state.independents.quota == (3, 0, 2, 2, 2, 2)  # type: ignore[union-attr]
+    assert RULES.steps(state).quota == (3, 0, 2, 2, 2, 2)
 
 
 def test_nap2p07_a_second_roll_decides_the_first_turn() -> None:
@@ -248,7 +249,8 @@ def test_nap2pp02_independents_are_inert() -> None:
     owners = {"egypte": ANN, "syrie": GREEN}
     state = game(owners, {"egypte": 5, "syrie": 3}, active=False, dice=[1, 6, 6])
     state, events = play(state, Attack(seat=ANN, origin="egypte", target="syrie", dice=1))
-    assert not of(events, StatusRolled) and state.players[GREEN].ally_of is msgspec.UNSET
+    assert not of(events, StatusRolled) and RULES.status(state, GREEN) is None
+    assert RULES.steps(state).ally_of == ()  # passive: no allegiance at all
     state, events = play(state, EndTurn(seat=ANN))
     assert [e.seat for e in of(events, TurnStarted)] == [BOB]
     assert state.armies[card("syrie")] == 3 and state.phase == "reinforce"
@@ -279,7 +281,7 @@ def test_nap2pp04_no_gifts_no_independent_moves_or_attacks() -> None:
 def test_nap2pa01_every_independent_starts_neutral() -> None:
     """NAP-2PA-01: three statuses per independent; all start neutral (the cannon in the middle)."""
     state = rc.replay(rc.start(NAP2P, ["Ann", "Bob"], seed=1, options={"independents": "active"}))
-    assert [p.ally_of for p in state.players[2:]] == [None] * 4
+    assert [RULES.status(state, i) for i in range(2, 6)] == [None] * 4
     seen = view(state, ANN)["players"]
     assert [p.get("ally_of", "-") for p in seen] == ["-", "-", None, None, None, None]
 
@@ -307,7 +309,7 @@ def test_nap2pa02_turn_phases_in_order() -> None:
     state, _ = play(state, ReinforceAlly(seat=ANN, ally=GREEN))
     state, events = play(state, Place(seat=ANN, territory="tunis_tripoli", count=3))
     assert kinds(events) == ["AllyReinforcementsRolled", "ArmiesPlaced"]
-    assert state.phase == "ally_place" and state.ally_reserve == 2
+    assert state.phase == "ally_place" and sum(RULES.steps(state).quota) == 2
     state, _ = play(state, Place(seat=ANN, territory="syrie", count=2))
     assert state.phase == "attack"
     move = Fortify(seat=ANN, origin="maroc_fes_etats_barbaresques", target="tunis_tripoli", count=1)
@@ -325,11 +327,11 @@ def test_nap2pa03_each_card_given_moves_the_cannon_one_step_toward_you() -> None
     assert state.phase == "influence"
     state, events = play(state, GiveCard(seat=ANN, independent=GREEN, card=card("castille")))
     assert events == [CardGiven(seat=ANN, independent=GREEN, card=card("castille"), ally_of=ANN)]
-    assert state.players[GREEN].hand == [card("castille")] and state.players[GREEN].ally_of == ANN
+    assert state.players[GREEN].hand == [card("castille")] and RULES.status(state, GREEN) == ANN
     state, _ = play(state, GiveCard(seat=ANN, independent=YELLOW, card=card("portugal")))
-    assert state.players[YELLOW].ally_of is None  # Bob's ally → neutral
+    assert RULES.status(state, YELLOW) is None  # Bob's ally → neutral
     state, _ = play(state, GiveCard(seat=ANN, independent=YELLOW, card=card("andalousie")))
-    assert state.players[YELLOW].ally_of == ANN  # two cards: from Bob's side to Ann's
+    assert RULES.status(state, YELLOW) == ANN  # two cards: from Bob's side to Ann's
     assert state.phase == "reinforce" and not state.players[ANN].hand  # nothing left to give
 
 
@@ -353,7 +355,7 @@ def test_nap2pa04_an_independent_holding_three_cards_is_locked() -> None:
     assert rejected(state, gift) == "influence_locked"
     state = game(owners, {"egypte": 5, "syrie": 2}, hands=hands, dice=[1, 6, 6, 3])
     state, _ = play(state, Attack(seat=ANN, origin="egypte", target="syrie", dice=1))
-    assert state.players[GREEN].ally_of == BOB  # NAP-2PA-09 still applies
+    assert RULES.status(state, GREEN) == BOB  # NAP-2PA-09 still applies
 
 
 def test_nap2pa05_allies_territories_do_not_count_for_your_income() -> None:
@@ -430,7 +432,7 @@ def test_nap2pa09_status_die_after_an_invasion_of_an_independent() -> None:
     invade = Attack(seat=ANN, origin="ile_de_france", target="angleterre", dice=1)
     state, events = play(state, invade)
     assert kinds(events) == ["BattleFought", "StatusRolled"]
-    assert of(events, StatusRolled)[0].face == 3 and state.players[BLACK].ally_of == BOB
+    assert of(events, StatusRolled)[0].face == 3 and RULES.status(state, BLACK) == BOB
     again = with_status(state, {BLACK: BOB})
     again.armies[card("ile_de_france")] = 3
     again.dice_script = [1, 6, 6, 1]
@@ -444,7 +446,7 @@ def test_nap2pa09_an_ally_that_attacks_rolls_too(face: int, status: int | None) 
     owners = {"egypte": ANN, "syrie": GREEN}
     state = game(owners, {"syrie": 4, "anatolie": 3}, allies={GREEN: ANN}, dice=[1, 6, 6, face])
     state, events = play(state, Attack(seat=ANN, origin="syrie", target="anatolie", dice=1))
-    assert state.players[GREEN].ally_of == status and of(events, StatusRolled)[0].face == face
+    assert RULES.status(state, GREEN) == status and of(events, StatusRolled)[0].face == face
 
 
 def test_nap2pa09_ally_against_independent_rolls_for_both() -> None:
@@ -454,7 +456,7 @@ def test_nap2pa09_ally_against_independent_rolls_for_both() -> None:
     state, events = play(state, Attack(seat=ANN, origin="syrie", target="anatolie", dice=1))
     rolls = of(events, StatusRolled)
     assert [(r.independent, r.face) for r in rolls] == [(GREEN, 2), (YELLOW, 5)]
-    assert state.players[GREEN].ally_of is None and state.players[YELLOW].ally_of is None
+    assert RULES.status(state, GREEN) is None and RULES.status(state, YELLOW) is None
 
 
 def test_nap2pa09_one_attack_command_is_one_invasion() -> None:
@@ -543,7 +545,7 @@ def test_nap2pa14_rulebook_example_yellow_invades_white() -> None:
     assert state.phase == "occupy" and not of(events, StatusRolled)
     state, events = play(state, Occupy(seat=ANN, count=2))
     assert kinds(events) == ["Occupied", "StatusRolled"]
-    assert state.owner[card("ile_de_france")] == YELLOW and state.players[YELLOW].ally_of == ANN
+    assert state.owner[card("ile_de_france")] == YELLOW and RULES.status(state, YELLOW) == ANN
     own = game({**owners, "ile_de_france": ANN}, armies, allies={YELLOW: ANN})
     assert rejected(own, Attack(seat=ANN, origin="nord_picardie", target="ile_de_france")) == (
         "own_territory"

@@ -1,8 +1,11 @@
 """Registry of rule sets.
 
-Every module in this package is imported once; each ``RuleSet`` subclass with a ``name`` other
-than ``core`` that it defines is registered under that name.  Adding a rule family is adding a
-module here (plus its board folder): nothing else lists rule sets.
+A rule set is registered by defining it: every ``RuleSet`` subclass that sets its own ``name``
+(other than ``core``) registers itself when its class is created (``RuleSet.__init_subclass__``).
+The modules of this package are imported the first time the registry is read, so adding a rule
+family here is adding a module or package (plus its board folder): nothing else lists rule
+sets.  A family kept elsewhere (a plug-in, a test's toy family) is registered by importing its
+module, for instance with :func:`load_family`.
 """
 
 from __future__ import annotations
@@ -12,34 +15,44 @@ import pkgutil
 from functools import cache
 
 from risk_core.errors import SetupError
-from risk_core.rulesets.base import RuleSet
-
-
-def _subclasses(cls: type[RuleSet]) -> list[type[RuleSet]]:
-    out = []
-    for sub in cls.__subclasses__():
-        out.append(sub)
-        out.extend(_subclasses(sub))
-    return out
+from risk_core.rulesets.base import INSTANCES, RuleSet, registered
 
 
 @cache
-def _registry() -> dict[str, type[RuleSet]]:
+def _import_package_families() -> None:
     for info in pkgutil.iter_modules(__path__):
         if info.name != "base":
             importlib.import_module(f"{__name__}.{info.name}")
-    return {cls.name: cls for cls in _subclasses(RuleSet) if cls.name != "core"}
+
+
+def _registry() -> dict[str, type[RuleSet]]:
+    _import_package_families()
+    return registered()
+
+
+def load_family(module: str) -> None:
+    """Import a rule family's module by its dotted name: its rule sets register themselves.
+
+    Raises ``SetupError("unknown_family")`` when the module cannot be imported.
+    """
+    try:
+        importlib.import_module(module)
+    except ImportError as e:
+        raise SetupError("unknown_family", f"Cannot load rule family {module!r}: {e}") from None
 
 
 def names() -> list[str]:
     return sorted(_registry())
 
 
-@cache
 def get(name: str) -> RuleSet:
-    cls = _registry().get(name)
-    if cls is None:
-        raise SetupError(
-            "unknown_ruleset", f"Unknown rule set '{name}' (known: {', '.join(names())})."
-        )
-    return cls()
+    """The rule set called ``name`` (one instance each: its board is loaded once)."""
+    rs = INSTANCES.get(name)  # the hot path: every decide and evolve asks
+    if rs is None:
+        cls = _registry().get(name)
+        if cls is None:
+            raise SetupError(
+                "unknown_ruleset", f"Unknown rule set '{name}' (known: {', '.join(names())})."
+            )
+        rs = INSTANCES[name] = cls()
+    return rs

@@ -19,10 +19,10 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
-from risk_core.board import Board, load_board
+from risk_core.board import Board, load_board, load_board_dir
+from risk_core.dice import DiceSpec, d6, throw_battle
 from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
-    AllyPlaced,
     ArmiesPlaced,
     Attack,
     BattleFought,
@@ -38,6 +38,7 @@ from risk_core.model import (
     DiceScripted,
     EndTurn,
     Event,
+    FamilyState,
     FirstPlayerChosen,
     Fortified,
     Fortify,
@@ -55,6 +56,7 @@ from risk_core.model import (
     Player,
     PlayerEliminated,
     PositionSet,
+    RoundsCompleted,
     Seat,
     SeatInfo,
     SeedRevealed,
@@ -85,6 +87,30 @@ class Option(msgspec.Struct, frozen=True, kw_only=True):
 Emit = Callable[[Event], None]
 
 
+class BotGoals(msgspec.Struct, frozen=True, kw_only=True):
+    """What a seat's missions ask for, as the greedy bot weighs targets (indexes)."""
+
+    groups: frozenset[int] = frozenset()  # groups to own whole
+    extra_groups: int = 0  # further groups of any choice
+    victim: Seat | None = None  # a seat to eliminate
+    holds: frozenset[int] = frozenset()  # territories to hold
+
+
+NO_GOALS = BotGoals()
+
+# CORE's phases and what the acting seat does in each; a rule set adds its own (``phases``).
+CORE_PHASES: dict[str, str] = {
+    "setup": "place starting armies",
+    "reinforce": "trade cards and place reinforcements",
+    "attack": "attack, fortify or end the turn",
+    "defend": "choose defence dice",
+    "occupy": "move armies into the conquered territory",
+    "elim_trade": "trade the cards taken and place the armies",
+    "final": "the last round is over: the score decides",
+    "over": "the game is over",
+}
+
+
 class RuleSet:
     """CORE rules; subclasses are the registered rule sets."""
 
@@ -98,10 +124,41 @@ class RuleSet:
     # CL-20/DEC-13: a hand this big after taking an eliminated player's cards trades at once
     # (down to ``forced_trade_at - 1`` cards).
     elimination_trade_at: ClassVar[int] = 5
+    # Phases this rule set uses, with what the acting seat does in each (shown by ``show`` and
+    # ``rules``); every key of ``LEGAL`` must be one of them.
+    phases: ClassVar[dict[str, str]] = CORE_PHASES
+    # The family's own state (a frozen Struct in ``GameState.family``), None when it has none.
+    family_state: ClassVar[type[FamilyState] | None] = None
+    attack_dice_max: ClassVar[int] = 3  # CORE-14
+    defence_dice_max: ClassVar[int] = 2  # CORE-15
+    set_sizes: ClassVar[tuple[int, ...]] = (3,)  # how many cards a set may have (CORE-10)
+    # A folder holding the board (``board.json``), for families shipped outside ``boards/``.
+    board_dir: ClassVar[str | None] = None
 
     def __init__(self) -> None:
-        self.board: Board = load_board(self.board_name)
+        self.board: Board = (
+            load_board_dir(self.board_dir) if self.board_dir else load_board(self.board_name)
+        )
         self.n_territories = len(self.board.territories)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Check a rule set's tables agree, and register it when it names itself.
+
+        Every phase with legal moves must be declared in ``phases``.  A subclass that does not
+        set its own ``name`` (a helper base, a test's variant) is not registered.
+        """
+        super().__init_subclass__(**kwargs)
+        undeclared = sorted(set(cls.LEGAL) - set(cls.phases))
+        if undeclared:
+            raise TypeError(f"{cls.__name__}: phases {undeclared} have moves but are not declared")
+        if "over" not in cls.phases:
+            raise TypeError(f"{cls.__name__}: every rule set needs the 'over' phase")
+        if "name" in cls.__dict__ and cls.name != "core":
+            other = _REGISTERED.get(cls.name)
+            if other is not None and other.__qualname__ != cls.__qualname__:
+                raise TypeError(f"Rule set name {cls.name!r} is taken by {other.__qualname__}")
+            _REGISTERED[cls.name] = cls
+            INSTANCES.pop(cls.name, None)  # a redefinition replaces the cached instance
 
     # ================================================================== public entry points
     def start(
@@ -227,7 +284,8 @@ class RuleSet:
         if state.phase == "over":
             return []
         seat = self.to_act(state)
-        return list(self.LEGAL[state.phase](self, state, seat))
+        moves = self.LEGAL.get(state.phase)
+        return [] if moves is None else list(moves(self, state, seat))
 
     # ================================================================== options and seats
     def resolve_options(self, given: dict[str, OptionValue]) -> dict[str, OptionValue]:
@@ -293,7 +351,12 @@ class RuleSet:
             armies=[0] * n,
             setup_left=[0] * len(ev.players),
             version=1,
+            family=self.new_family_state(ev),
         )
+
+    def new_family_state(self, ev: GameStarted) -> Any:
+        """The family's state at the start of a game (UNSET when the family has none)."""
+        return msgspec.UNSET if self.family_state is None else self.family_state()
 
     # ================================================================== hooks
     def opening(self, state: GameState, emit: Emit) -> None:
@@ -325,8 +388,17 @@ class RuleSet:
 
     def fortify_reachable(self, state: GameState, seat: Seat, origin: int, target: int) -> bool:
         if self.fortify_mode(state) == "adjacent":
-            return self.board.adjacent(origin, target)
+            return target in self.move_graph(state, seat)[origin]
         return target in self.connected_own(state, seat, origin)
+
+    def attack_graph(self, state: GameState, seat: Seat) -> Sequence[Sequence[int]]:
+        """Per territory, where ``seat`` may attack from it: the board's borders and sea lines
+        in CORE (a family adds hyperspace lanes, naval landings, ...)."""
+        return self.board.neighbours
+
+    def move_graph(self, state: GameState, seat: Seat) -> Sequence[Sequence[int]]:
+        """Per territory, its neighbours for ``seat``'s free moves and paths (CORE-19)."""
+        return self.board.neighbours
 
     def mission_done(self, state: GameState, seat: Seat) -> bool:
         return False
@@ -355,9 +427,67 @@ class RuleSet:
         """
         return state.armies
 
+    def bot_goals(self, state: GameState, seat: Seat) -> BotGoals:
+        """What ``seat``'s secret missions ask for, for the greedy bot (none in CORE)."""
+        return NO_GOALS
+
+    def bot_move(self, state: GameState, seat: Seat, reading: Any) -> Command | None:
+        """The greedy bot's move for the family's own steps and commands, or None to play the
+        CORE phases as usual.  ``reading`` is the bot's read of the board
+        (``risk_core.bots.Greedy``: placement spots, threats, the best set, a tie-break)."""
+        return None
+
+    def scenario_family(
+        self, data: dict[str, Any], seats: Sequence[SeatInfo], seat: Callable[[Any], Seat]
+    ) -> Any:
+        """The family state a scenario file's ``[family]`` table sets (see ``risk_core.scenario``).
+
+        CORE reads the table as the family state's own fields (``seat`` turns a seat number or
+        name into a seat); a family overrides this for a friendlier form.  Raises ``SetupError``
+        (``bad_scenario``) for a table this rule set cannot take.
+        """
+        if self.family_state is None:
+            raise SetupError("bad_scenario", f"{self.name} has no [family] facts to set.")
+        try:
+            return msgspec.convert(data, self.family_state, strict=False)
+        except msgspec.ValidationError as e:
+            raise SetupError("bad_scenario", f"Invalid [family] table: {e}") from None
+
+    def view_extra(self, state: GameState, viewer: Seat | None) -> dict[str, Any]:
+        """What the family's state shows to ``viewer`` beyond CORE's view (JSON builtins)."""
+        return {}
+
+    def seat_view(self, state: GameState, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+        """What ``viewer`` sees of ``seat`` beyond CORE's (family facts; secrets only to it)."""
+        return {}
+
+    def territory_view(self, state: GameState, t: int) -> dict[str, Any]:
+        """Family facts shown on territory ``t`` (the teams' stacks, a city, ships, ...)."""
+        return {}
+
     def check_invariants(self, state: GameState) -> list[str]:
         """Set-specific invariants broken in ``state`` (audits; CORE's are checked by tests)."""
         return []
+
+    def check_transition(self, before: GameState, after: GameState, ev: Event) -> list[str]:
+        """Set-specific rules broken by applying ``ev`` to ``before`` (the family's reserves
+        moving only as its events say, ...); the conformance suite asks after every event."""
+        return []
+
+    def army_change(self, before: GameState, ev: Event) -> int:
+        """Units ``ev`` adds to the board (negative: removes), CORE-03: units appear only as
+        placements and leave only in battle.  A family adds its own placing events."""
+        if isinstance(ev, TerritoriesDealt):
+            return sum(ev.armies) - sum(before.armies)
+        if isinstance(ev, PositionSet):
+            return sum(ev.armies) - sum(before.armies)
+        if isinstance(ev, SetupPlaced | ArmiesPlaced):
+            return ev.count
+        if isinstance(ev, CardsTraded):
+            return ev.bonus_each * len(ev.bonus)
+        if isinstance(ev, BattleFought):
+            return -(ev.attacker_losses + ev.defender_losses)
+        return 0
 
     def fighting_units(self, state: GameState, seat: Seat, t: int) -> int:
         """Units ``seat`` fights with in ``t``: in CORE every unit there (its own, or those of
@@ -407,7 +537,7 @@ class RuleSet:
 
     def connected_own(self, state: GameState, seat: Seat, origin: int) -> set[int]:
         """CORE-19 path rule: territories reachable from ``origin`` through ``seat``'s own."""
-        owner, nbrs = state.owner, self.board.neighbours
+        owner, nbrs = state.owner, self.move_graph(state, seat)
         seen = {origin}
         stack = [origin]
         while stack:
@@ -421,8 +551,6 @@ class RuleSet:
     def to_act(self, state: GameState) -> Seat:
         if state.phase == "defend" and state.attack is not None:
             return state.attack.defender
-        if state.phase == "ally_place":
-            return self.opponent(state, state.current)
         return state.current
 
     def opponent(self, state: GameState, seat: Seat) -> Seat:
@@ -464,9 +592,11 @@ class RuleSet:
         return len(state.players[seat].hand) >= self.forced_trade_at
 
     def valid_sets(self, state: GameState, seat: Seat) -> Iterator[tuple[int, ...]]:
-        for combo in combinations(sorted(state.players[seat].hand), 3):
-            if self.set_value(state, combo) is not None:
-                yield combo
+        hand = sorted(state.players[seat].hand)
+        for size in self.set_sizes:
+            for combo in combinations(hand, size):
+                if self.set_value(state, combo) is not None:
+                    yield combo
 
     # ================================================================== command handlers
     def _place(self, state: GameState, cmd: Place, emit: Emit) -> None:
@@ -489,15 +619,6 @@ class RuleSet:
                     "not_enough_armies", f"You have only {state.reserve} armies to place."
                 )
             emit(ArmiesPlaced(seat=cmd.seat, territory=cmd.territory, count=cmd.count))
-        elif phase == "ally_place":
-            ally = state.owner[t]
-            if ally < 0 or not state.players[ally].neutral:
-                raise RuleError("not_owner", f"{self.board.name(t)} is not an ally territory.")
-            if cmd.count > state.ally_reserve:
-                raise RuleError(
-                    "not_enough_armies", f"The ally has only {state.ally_reserve} armies to place."
-                )
-            emit(AllyPlaced(seat=cmd.seat, territory=cmd.territory, count=cmd.count))
         else:
             raise RuleError("wrong_phase", f"You cannot place armies in the {phase} phase.")
 
@@ -559,7 +680,7 @@ class RuleSet:
             raise RuleError(
                 "own_territory", f"You cannot attack {self.board.name(t)}: it is yours."
             )
-        if not self.board.adjacent(o, t):
+        if t not in self.attack_graph(state, seat)[o]:
             raise RuleError(
                 "not_adjacent", f"{self.board.name(o)} does not border {self.board.name(t)}."
             )
@@ -567,13 +688,14 @@ class RuleSet:
             raise RuleError(
                 "not_enough_armies", f"{self.board.name(o)} needs at least 2 armies to attack."
             )
-        if cmd.dice < 1 or cmd.dice > 3:
-            raise RuleError("too_many_dice", "Attack with 1 to 3 dice.")
+        top = self.attack_dice_max
+        if cmd.dice < 1 or cmd.dice > top:
+            raise RuleError("too_many_dice", f"Attack with 1 to {top} dice.")
         if cmd.dice > state.armies[o] - 1:
             raise RuleError(
                 "too_many_dice",
                 f"{self.board.name(o)} has {state.armies[o]} armies: at most "
-                f"{min(3, state.armies[o] - 1)} dice.",
+                f"{min(top, state.armies[o] - 1)} dice.",
             )
         if cmd.stop_at < 1:
             raise RuleError("bad_count", "stop_at must be at least 1.")
@@ -599,7 +721,7 @@ class RuleSet:
         order = state.attack
         if state.phase != "defend" or order is None:
             raise RuleError("wrong_phase", "No attack is waiting for your defence.")
-        most = min(2, self.fighting_units(state, order.defender, order.target))
+        most = min(self.defence_dice_max, self.fighting_units(state, order.defender, order.target))
         if not 1 <= cmd.dice <= most:
             raise RuleError("too_many_dice", f"Defend with 1 to {most} dice.")
         self.fight(state, order, cmd.dice, emit)
@@ -665,7 +787,7 @@ class RuleSet:
         attacker = state.current
         while True:
             a = min(order.dice, units(state, attacker, o) - 1)
-            most = min(2, units(state, order.defender, t))
+            most = min(self.defence_dice_max, units(state, order.defender, t))
             if defence is None:
                 if state.players[order.defender].policy == "ask":
                     emit(
@@ -682,29 +804,7 @@ class RuleSet:
                     return
                 defence = most
             d = min(defence, most)
-            rng = Rng(state.seed, state.rng, state.dice_script)
-            attack = sorted(rng.dice(a), reverse=True)
-            guard = sorted(rng.dice(d), reverse=True)
-            a_loss = d_loss = 0
-            for x, y in zip(attack, guard, strict=False):
-                if x > y:
-                    d_loss += 1
-                else:
-                    a_loss += 1
-            emit(
-                BattleFought(
-                    seat=attacker,
-                    origin=origin_id,
-                    target=target_id,
-                    defender=order.defender,
-                    attack=tuple(attack),
-                    defence=tuple(guard),
-                    attacker_losses=a_loss,
-                    defender_losses=d_loss,
-                    rng=rng.counter,
-                    scripted=rng.scripted,
-                )
-            )
+            emit(self.battle(state, order, a, d))
             if state.armies[t] == 0:
                 self.conquer(state, order, a, emit)
                 return
@@ -716,6 +816,71 @@ class RuleSet:
             defender = self.defender_of(state, t)  # a shared territory may change hands
             if defender != order.defender:
                 order = msgspec.structs.replace(order, defender=defender)
+
+    def battle(self, state: GameState, order: PendingAttack, a: int, d: int) -> BattleFought:
+        """One battle of ``a`` attack dice against ``d`` defence dice (CORE-14..16).
+
+        The dice each side throws come from ``attack_dice``/``defence_dice``; plain d6 battles
+        record their faces only, others also their dice and natural faces, so the log, the
+        luck report and an audit can explain every result from the event alone.
+        """
+        a_spec = self.attack_dice(state, order, a)
+        d_spec = self.defence_dice(state, order, d)
+        rng = Rng(state.seed, state.rng, state.dice_script)
+        plain = a_spec.plain and d_spec.plain
+        if plain:  # the hot path: classic dice, their faces are all there is to record
+            attack = tuple(sorted(rng.dice(a_spec.count), reverse=True))
+            guard = tuple(sorted(rng.dice(d_spec.count), reverse=True))
+        else:
+            (a_natural, attack), (d_natural, guard) = throw_battle(rng, a_spec, d_spec)  # ENG-02
+        a_loss, d_loss = self.battle_losses(state, order, attack, guard)
+        ids = self.board.territories
+        battle = BattleFought(
+            seat=state.current,
+            origin=ids[order.origin].id,
+            target=ids[order.target].id,
+            defender=order.defender,
+            attack=attack,
+            defence=guard,
+            attacker_losses=a_loss,
+            defender_losses=d_loss,
+            rng=rng.counter,
+            scripted=rng.scripted,
+        )
+        if plain:
+            return battle
+        return msgspec.structs.replace(
+            battle,
+            attack_dice=a_spec,
+            defence_dice=d_spec,
+            attack_natural=a_natural,
+            defence_natural=d_natural,
+        )
+
+    def attack_dice(self, state: GameState, order: PendingAttack, count: int) -> DiceSpec:
+        """The dice the attacker throws: ``count`` plain d6 in CORE (families: d8, a bonus
+        die kept among the best, +1 for a general, ...)."""
+        return d6(count)
+
+    def defence_dice(self, state: GameState, order: PendingAttack, count: int) -> DiceSpec:
+        """The dice the defender throws: ``count`` plain d6 in CORE."""
+        return d6(count)
+
+    def battle_losses(
+        self,
+        state: GameState,
+        order: PendingAttack,
+        attack: Sequence[int],
+        defence: Sequence[int],
+    ) -> tuple[int, int]:
+        """(attacker's, defender's) losses: highest against highest, ties to the defender."""
+        a_loss = d_loss = 0
+        for x, y in zip(attack, defence, strict=False):
+            if x > y:
+                d_loss += 1
+            else:
+                a_loss += 1
+        return a_loss, d_loss
 
     def conquer(self, state: GameState, order: PendingAttack, dice: int, emit: Emit) -> None:
         o, t = order.origin, order.target
@@ -790,6 +955,10 @@ class RuleSet:
             seat = self.next_seat(state, state.current)
             wrapped = (seat - state.first) % n <= (state.current - state.first) % n
             rnd = state.round + 1 if wrapped else state.round
+        limit = self.round_limit(state)
+        if limit is not None and rnd > limit:
+            emit(RoundsCompleted(rounds=limit))  # ``winner`` now ends the game on the score
+            return
         count, base, groups = self.income(state, seat)
         emit(
             TurnStarted(
@@ -821,30 +990,46 @@ class RuleSet:
                 and (state.players[state.attack.defender].policy == "auto")
             ):
                 order = state.attack
-                self.fight(state, order, 2, emit)  # the most dice allowed (fight caps it)
-            elif (
-                state.phase == "ally_place"
-                # a standing policy answers for another seat than the mover, never for the mover
-                and self.to_act(state) != state.current
-                and state.players[self.to_act(state)].policy == "auto"
-            ):
-                self.auto_place_ally(state, emit)
+                self.fight(state, order, self.defence_dice_max, emit)  # the most (fight caps it)
             elif (
                 state.phase == "occupy"
                 and state.occupation is not None
                 and (state.occupation.min == state.occupation.max)
             ):
                 emit(self._occupied(state, state.current, state.occupation, state.occupation.min))
-            else:
+            elif not self.auto_step(state, emit):
                 return
 
-    def auto_place_ally(self, state: GameState, emit: Emit) -> None:
-        """Default policy for the ally's armies: the weakest ally territory facing the mover."""
-        raise NotImplementedError
+    def auto_step(self, state: GameState, emit: Emit) -> bool:
+        """A family's automatic decision in ``state`` (a standing policy answering for a seat):
+        emit its events and return True, or return False when the game waits for a command."""
+        return False
+
+    def round_limit(self, state: GameState) -> int | None:
+        """The number of rounds after which the score decides (None: play to the end)."""
+        return None
+
+    def scores(self, state: GameState) -> tuple[int, ...]:
+        """Every seat's score when the rounds are over (CORE: territories held)."""
+        return tuple(state.owner.count(s) for s in range(len(state.players)))
+
+    def score_order(self, state: GameState, seat: Seat, scores: Sequence[int]) -> tuple[int, ...]:
+        """Ranks seats after the last round, highest first: the score, then the tie-breaks
+        (CORE: territories, then armies on the board; the lower seat wins a full tie)."""
+        armies = sum(a for a, o in zip(state.armies, state.owner, strict=True) if o == seat)
+        return (scores[seat], state.owner.count(seat), armies, -seat)
+
+    def final_result(self, state: GameState) -> GameWon:
+        scores = self.scores(state)
+        best = max(self.active_seats(state), key=lambda s: self.score_order(state, s, scores))
+        return GameWon(seat=best, reason="score", scores=scores)
 
     def winner(self, state: GameState) -> GameWon | None:
+        """The end-of-game hook, asked after every command: a result, or None to go on."""
         if state.turn == 0:
             return None
+        if state.phase == "final":
+            return self.final_result(state)
         alive = self.active_seats(state)
         if len(alive) == 1:
             reason: Literal["conquest", "last_standing"] = (
@@ -935,6 +1120,9 @@ class RuleSet:
         state.first = state.current = ev.first
         state.setup_left = [0] * len(state.players)
         state.phase = "setup"
+        if ev.family is not msgspec.UNSET and self.family_state is not None:
+            # Builtins in the event (as read back from JSON), the family's Struct in the state.
+            state.family = msgspec.convert(ev.family, self.family_state, strict=False)
 
     def _on_traded(self, state: GameState, ev: CardsTraded) -> None:
         hand = state.players[ev.seat].hand
@@ -957,12 +1145,6 @@ class RuleSet:
             state.phase = (
                 self.after_reinforce_phase(state) if state.phase == "reinforce" else ("attack")
             )
-
-    def _on_ally_placed(self, state: GameState, ev: AllyPlaced) -> None:
-        state.armies[self.board.index[ev.territory]] += ev.count
-        state.ally_reserve -= ev.count
-        if state.ally_reserve == 0:
-            state.phase = "attack"
 
     def _on_defence_requested(self, state: GameState, ev: DefenceRequested) -> None:
         state.phase = "defend"
@@ -1054,6 +1236,9 @@ class RuleSet:
     def _on_revealed(self, state: GameState, ev: SeedRevealed) -> None:
         """Public knowledge only; the state already holds the seeds."""
 
+    def _on_rounds_completed(self, state: GameState, ev: RoundsCompleted) -> None:
+        state.phase = "final"
+
     def _on_won(self, state: GameState, ev: GameWon) -> None:
         state.winner = ev.seat
         state.phase = "over"
@@ -1071,7 +1256,6 @@ class RuleSet:
         TurnStarted: _on_turn_started,
         CardsTraded: _on_traded,
         ArmiesPlaced: _on_placed,
-        AllyPlaced: _on_ally_placed,
         DefenceRequested: _on_defence_requested,
         BattleFought: _on_battle,
         TerritoryConquered: _on_conquered,
@@ -1082,6 +1266,7 @@ class RuleSet:
         CardDrawn: _on_drawn,
         TurnEnded: _on_turn_ended,
         GameWon: _on_won,
+        RoundsCompleted: _on_rounds_completed,
         PositionSet: _on_position,
         Branched: _on_branched,
         DiceReseeded: _on_reseeded,
@@ -1090,10 +1275,12 @@ class RuleSet:
 
     # ================================================================== legal commands
     def card_label(self, card: int) -> str:
-        symbol = self.board.card_symbols[card]
-        if card < self.n_territories:
-            return f"{self.board.name(card)} ({symbol})"
-        return "joker"
+        info = self.board.card(card)
+        if info.territory is not None:
+            return f"{self.board.name(info.territory)} ({info.symbol})"
+        if info.stars:
+            return f"{info.symbol or 'card'} ({info.stars} stars)"
+        return info.symbol or f"card {card}"
 
     def _legal_setup(self, state: GameState, seat: Seat) -> Iterator[Command]:
         ids = [t.id for t in self.board.territories]
@@ -1121,16 +1308,9 @@ class RuleSet:
             for k in range(1, state.reserve + 1):
                 yield Place(seat=seat, territory=ids[t].id, count=k)
 
-    def _legal_ally(self, state: GameState, seat: Seat) -> Iterator[Command]:
-        ids = self.board.territories
-        for t, o in enumerate(state.owner):
-            if o >= 0 and state.players[o].neutral:
-                for k in range(1, state.ally_reserve + 1):
-                    yield Place(seat=seat, territory=ids[t].id, count=k)
-
     def attack_options(self, state: GameState, seat: Seat) -> Iterator[tuple[int, int]]:
         """Every (origin, target) pair ``seat`` may attack now."""
-        owner, armies, nbrs = state.owner, state.armies, self.board.neighbours
+        owner, armies, nbrs = state.owner, state.armies, self.attack_graph(state, seat)
         for o in range(self.n_territories):
             if armies[o] < 2 or not self.attacker_owns(state, seat, o):
                 continue
@@ -1143,7 +1323,7 @@ class RuleSet:
                     yield o, t
 
     def fortify_options(self, state: GameState, seat: Seat) -> Iterator[tuple[int, int]]:
-        owner = state.owner
+        owner, nbrs = state.owner, self.move_graph(state, seat)
         paths = self.fortify_mode(state) != "adjacent"
         reach: dict[int, set[int]] = {}  # one search per connected group of own territories
         for o in range(self.n_territories):
@@ -1156,7 +1336,7 @@ class RuleSet:
                         reach[t] = group
                 targets: Iterable[int] = sorted(reach[o] - {o})
             else:
-                targets = (t for t in self.board.neighbours[o] if owner[t] == seat)
+                targets = (t for t in nbrs[o] if owner[t] == seat)
             for t in targets:
                 yield o, t
 
@@ -1165,7 +1345,7 @@ class RuleSet:
         if state.may_trade:
             yield from self._legal_trades(state, seat)
         for o, t in self.attack_options(state, seat):
-            for d in range(1, min(3, state.armies[o] - 1) + 1):
+            for d in range(1, min(self.attack_dice_max, state.armies[o] - 1) + 1):
                 yield Attack(seat=seat, origin=ids[o].id, target=ids[t].id, dice=d)
         for o, t in self.fortify_options(state, seat):
             for k in range(1, state.armies[o]):
@@ -1174,7 +1354,8 @@ class RuleSet:
 
     def _legal_defend(self, state: GameState, seat: Seat) -> Iterator[Command]:
         assert state.attack is not None
-        for d in range(1, min(2, self.fighting_units(state, seat, state.attack.target)) + 1):
+        most = min(self.defence_dice_max, self.fighting_units(state, seat, state.attack.target))
+        for d in range(1, most + 1):
             yield Defend(seat=seat, dice=d)
 
     def _legal_occupy(self, state: GameState, seat: Seat) -> Iterator[Command]:
@@ -1186,11 +1367,19 @@ class RuleSet:
         "setup": _legal_setup,
         "reinforce": _legal_reinforce,
         "elim_trade": _legal_reinforce,
-        "ally_place": _legal_ally,
         "attack": _legal_attack,
         "defend": _legal_defend,
         "occupy": _legal_occupy,
     }
+
+
+_REGISTERED: dict[str, type[RuleSet]] = {}
+INSTANCES: dict[str, RuleSet] = {}  # ``risk_core.rulesets.get``'s instances, by name
+
+
+def registered() -> dict[str, type[RuleSet]]:
+    """Every rule set class defined so far, by name (see ``risk_core.rulesets``)."""
+    return _REGISTERED
 
 
 def _as_bool(key: str, value: Any) -> bool:

@@ -6,23 +6,35 @@ here, with the catalogue's recommended reading as the default.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, ClassVar
 
 from risk_core.board import Mission
 from risk_core.errors import RuleError
 from risk_core.model import (
-    AllyPlaced,
+    Command,
     DeckFormed,
+    Event,
+    FamilyState,
     GameState,
     MissionsDealt,
     Phase,
+    Place,
     Seat,
     SeatInfo,
     TerritoriesDealt,
 )
 from risk_core.rng import Rng
-from risk_core.rulesets.base import COLOURS, Emit, Option, RuleSet
+from risk_core.rulesets.allies import ALLY_PLACE, AllyPlaced
+from risk_core.rulesets.base import (
+    COLOURS,
+    CORE_PHASES,
+    NO_GOALS,
+    BotGoals,
+    Emit,
+    Option,
+    RuleSet,
+)
 
 COMMON_OPTIONS: dict[str, Option] = {
     "setup_placement": Option(
@@ -139,9 +151,11 @@ class Classic(RuleSet):
             )
             return
         owners = [-1] * n
+        territory = self.board.card_territory
         for i, card in enumerate(rng.shuffle(self.all_cards())):
-            if card < n:
-                owners[card] = i % n_seats
+            t = territory(card)
+            if t is not None:  # a joker gives no territory
+                owners[t] = i % n_seats
         counts = [owners.count(s) for s in range(n_seats)]
         emit(
             TerritoriesDealt(
@@ -175,7 +189,8 @@ class Classic(RuleSet):
         self, state: GameState, seat: Seat, cards: Sequence[int]
     ) -> list[int]:
         """CL-11: +2 on each traded card's territory the trader occupies (jokers name none)."""
-        return [c for c in cards if c < self.n_territories and state.owner[c] == seat]
+        territory = self.board.card_territory
+        return [t for c in cards if (t := territory(c)) is not None and state.owner[t] == seat]
 
     # ------------------------------------------------------------------ combat and moves
     def attack_error(
@@ -210,6 +225,24 @@ class Classic(RuleSet):
     @property
     def missions_by_id(self) -> dict[str, Mission]:
         return {m.id: m for m in self.board.missions}
+
+    def bot_goals(self, state: GameState, seat: Seat) -> BotGoals:
+        """Mission groups and the colour to destroy steer the bot's targets (CL-22)."""
+        m = self.mission(state, seat)
+        if m is None:
+            return NO_GOALS
+        victim = next(
+            (
+                i
+                for i, p in enumerate(state.players)
+                if p.colour == m.destroy and i != seat and not p.eliminated
+            ),
+            None,
+        )
+        gi = self.board.group_index
+        return BotGoals(
+            groups=frozenset(gi[g] for g in m.groups), extra_groups=m.extra_groups, victim=victim
+        )
 
     def mission_done(self, state: GameState, seat: Seat) -> bool:
         """CL-22 with the DEC-14 timing (called for the seat whose turn it is)."""
@@ -286,10 +319,18 @@ def escalating_value(k: int) -> int:
     return table[k - 1] if k <= len(table) else 25 + 5 * (k - len(table))
 
 
+class AllyReserve(FamilyState, frozen=True):
+    """Classic-2p: the ally's armies still to place in this turn's ``ally_place`` step."""
+
+    ally_reserve: int = 0
+
+
 class Classic2P(Classic):
     """CLASSIC-2P: two players and the allied neutral army (CL-2P-*)."""
 
     name = "classic-2p"
+    phases: ClassVar[dict[str, str]] = {**CORE_PHASES, **ALLY_PLACE}
+    family_state = AllyReserve
     title = "Classic Risk for 2 players with an allied neutral army"
     min_players = 2
     max_players = 2
@@ -353,8 +394,70 @@ class Classic2P(Classic):
             share = state.received // 2
         if share <= 0:
             return "attack"
-        state.ally_reserve = share
+        state.family = AllyReserve(ally_reserve=share)
         return "ally_place"
+
+    def ally_reserve(self, state: GameState) -> int:
+        family: AllyReserve = state.family
+        return family.ally_reserve
+
+    def view_extra(self, state: GameState, viewer: Seat | None) -> dict[str, Any]:
+        return {"ally_reserve": self.ally_reserve(state)}
+
+    def to_act(self, state: GameState) -> Seat:
+        """CL-2P-04: the mover's opponent places the ally's armies."""
+        if state.phase == "ally_place":
+            return self.opponent(state, state.current)
+        return super().to_act(state)
+
+    def _place_2p(self, state: GameState, cmd: Place, emit: Emit) -> None:
+        if state.phase != "ally_place":
+            self._place(state, cmd, emit)
+            return
+        t = self.territory(cmd.territory)
+        if cmd.count < 1:
+            raise RuleError("bad_count", "Place at least 1 army.")
+        ally = state.owner[t]
+        if ally < 0 or not state.players[ally].neutral:
+            raise RuleError("not_owner", f"{self.board.name(t)} is not an ally territory.")
+        reserve = self.ally_reserve(state)
+        if cmd.count > reserve:
+            raise RuleError("not_enough_armies", f"The ally has only {reserve} armies to place.")
+        emit(AllyPlaced(seat=cmd.seat, territory=cmd.territory, count=cmd.count))
+
+    def _on_ally_placed(self, state: GameState, ev: AllyPlaced) -> None:
+        state.armies[self.board.index[ev.territory]] += ev.count
+        left = self.ally_reserve(state) - ev.count
+        state.family = AllyReserve(ally_reserve=left)
+        if left == 0:
+            state.phase = "attack"
+
+    def army_change(self, before: GameState, ev: Event) -> int:
+        if isinstance(ev, AllyPlaced):
+            return ev.count
+        return super().army_change(before, ev)
+
+    def check_transition(self, before: GameState, after: GameState, ev: Event) -> list[str]:
+        """CL-2P-04: the ally's share opens with the mover's last placement, and shrinks only
+        by the ally's placements."""
+        was, now = self.ally_reserve(before), self.ally_reserve(after)
+        if isinstance(ev, AllyPlaced):
+            expected = was - ev.count
+        elif was == 0 and after.phase == "ally_place":
+            expected = now  # the share just opened
+        else:
+            expected = was
+        if now != expected or now < 0:
+            return [f"ally reserve {was} -> {now} on {type(ev).__name__}"]
+        return []
+
+    def auto_step(self, state: GameState, emit: Emit) -> bool:
+        """A standing policy answers for the opponent (never for the mover) in ally_place."""
+        seat = self.to_act(state)
+        if state.phase != "ally_place" or state.players[seat].policy != "auto":
+            return False
+        self.auto_place_ally(state, emit)
+        return True
 
     def attacker_owns(self, state: GameState, seat: Seat, origin: int) -> bool:
         owner = state.owner[origin]
@@ -378,6 +481,47 @@ class Classic2P(Classic):
             AllyPlaced(
                 seat=self.to_act(state),
                 territory=self.board.territories[best].id,
-                count=state.ally_reserve,
+                count=self.ally_reserve(state),
             )
         )
+
+    def bot_move(self, state: GameState, seat: Seat, reading: Any) -> Command | None:
+        """The ally is the bot's buffer: strengthen the ally territory most exposed to the
+        mover (``reading``: the greedy bot's read of the board)."""
+        reserve = self.ally_reserve(state)
+        if state.phase != "ally_place" or reserve <= 0:
+            return None
+        mover, owner, armies, nbrs = state.current, state.owner, state.armies, reading.nbrs
+        ally = [t for t, o in enumerate(owner) if o >= 0 and state.players[o].neutral]
+        if not ally:
+            return None
+        best, best_key = ally[0], (float("-inf"), -1)
+        for t in ally:
+            pressure = sum(armies[n] for n in nbrs[t] if owner[n] == mover)
+            shields = sum(1 for n in nbrs[t] if owner[n] == seat)
+            score = (pressure - armies[t] + 2.0 * shields) if pressure else -1000.0
+            key = (score, reading.tie(t))
+            if key > best_key:
+                best, best_key = t, key
+        return Place(seat=seat, territory=self.board.territories[best].id, count=reserve)
+
+    def _legal_ally(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        ids = self.board.territories
+        reserve = self.ally_reserve(state)
+        for t, o in enumerate(state.owner):
+            if o >= 0 and state.players[o].neutral:
+                for k in range(1, reserve + 1):
+                    yield Place(seat=seat, territory=ids[t].id, count=k)
+
+    COMMAND_HANDLERS: ClassVar[dict[type[Command], Callable[..., None]]] = {
+        **RuleSet.COMMAND_HANDLERS,
+        Place: _place_2p,
+    }
+    EVENT_HANDLERS: ClassVar[dict[type[Event], Callable[..., None]]] = {
+        **RuleSet.EVENT_HANDLERS,
+        AllyPlaced: _on_ally_placed,
+    }
+    LEGAL: ClassVar[dict[str, Callable[..., Iterator[Command]]]] = {
+        **RuleSet.LEGAL,
+        "ally_place": _legal_ally,
+    }

@@ -95,7 +95,8 @@ class Napoleon(RuleSet):
     ) -> list[int]:
         if not state.options.get("card_territory_bonus"):
             return []
-        return [c for c in cards if c < self.n_territories and state.owner[c] == seat]
+        territory = self.board.card_territory
+        return [t for c in cards if (t := territory(c)) is not None and state.owner[t] == seat]
 
     # ------------------------------------------------------------------ moves
     def fortify_mode(self, state: GameState) -> str:

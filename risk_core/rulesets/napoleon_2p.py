@@ -16,7 +16,8 @@ Option ``independents``:
 
 * ``passive`` (NAP-2PP): independents never act; the opponent chooses the defence dice of an
   attacked independent (``ask`` policy → ``defend`` phase, else automatic).
-* ``active`` (NAP-2PA): each independent is neutral or allied to a player (``Player.ally_of``).
+* ``active`` (NAP-2PA): each independent is neutral or allied to a player
+  (``Independents.ally_of``).
   A turn goes through these phases:
 
   ``influence``      give cards (``GiveCard``), each one step toward you; ``EndPhase`` or any
@@ -40,21 +41,20 @@ Option ``independents``:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
 from risk_core.errors import RuleError
 from risk_core.model import (
-    AllyPlaced,
     BattleFought,
     Command,
     DeckFormed,
     Event,
+    FamilyState,
     FirstPlayerChosen,
     GameStarted,
     GameState,
-    Independents,
     Phase,
     Place,
     PlayerEliminated,
@@ -68,7 +68,8 @@ from risk_core.model import (
     event,
 )
 from risk_core.rng import Rng
-from risk_core.rulesets.base import COLOURS, Emit, Option, RuleSet
+from risk_core.rulesets.allies import ALLY_PLACE, AllyPlaced
+from risk_core.rulesets.base import COLOURS, CORE_PHASES, Emit, Option, RuleSet
 from risk_core.rulesets.napoleon import NAPOLEON_OPTIONS, Napoleon
 
 PLAYER_REGIMENTS = 36  # NAP-2P-02
@@ -79,6 +80,23 @@ INDEPENDENTS = 4
 OWN_CHUNK = 3  # NAP-2P-06 / DEC-17: per placement turn
 INDEPENDENT_CHUNK = 2
 INFLUENCE_LOCK = 3  # NAP-2PA-04: an independent holding 3 cards takes no more
+
+
+class Independents(FamilyState, frozen=True):
+    """Napoleon 2P: the independents' allegiance and what is open in the current step.
+
+    Frozen and made of tuples: projectors replace it whole, so state copies share it.
+    """
+
+    # Active independents (NAP-2PA-01): per seat, the seat an independent is allied to (None:
+    # neutral, and always None for the two players); empty when independents are passive.
+    ally_of: tuple[Seat | None, ...] = ()
+    # Per seat, regiments still to place in this step: the setup placement turn (DEC-17: the
+    # placing player's own 3, 2 per independent) or an ally's rolled reinforcements (NAP-2PA-06).
+    quota: tuple[int, ...] = ()
+    chosen: tuple[Seat, ...] = ()  # allies whose reinforcement die is rolled after own placing
+    maneuvers: tuple[Seat, ...] = ()  # allies whose free maneuver is still open (NAP-2PA-12)
+    rolls: tuple[Seat, ...] = ()  # independents whose status die follows this invasion
 
 
 # --------------------------------------------------------------------------- commands
@@ -118,6 +136,12 @@ class CardGiven(Event, frozen=True, tag="card_given"):
     independent: Seat
     card: int
     ally_of: Seat | None  # the independent's status after the gift
+
+    @staticmethod
+    def redact(d: dict[str, Any], seat: Seat | None) -> None:
+        """NAP-2PA-03: given face down; the others see only that a card changed hands."""
+        if d["seat"] != seat:
+            d["card"] = None
 
 
 @event
@@ -177,6 +201,13 @@ class Napoleon2P(Napoleon):
 
     name = "napoleon-2p"
     title = "Risk Napoléon for 2 players with four independent armies"
+    phases: ClassVar[dict[str, str]] = {
+        **CORE_PHASES,
+        **ALLY_PLACE,
+        "influence": "give cards to independents, or end the influence step",
+        "ally_maneuver": "maneuver the allies, or end the turn",
+    }
+    family_state = Independents
     min_players = 2
     max_players = 2
     options: ClassVar[dict[str, Option]] = {
@@ -218,27 +249,42 @@ class Napoleon2P(Napoleon):
             seats.append(SeatInfo(name=name, colour=colour, neutral=True))
         return seats
 
-    def initial_state(self, ev: GameStarted) -> GameState:
-        state = super().initial_state(ev)
-        if ev.options.get("independents") == "active":
-            for p in state.players:
-                if p.neutral:
-                    p.ally_of = None  # NAP-2PA-01: every independent starts neutral
-        state.independents = Independents(quota=(0,) * len(state.players))
-        return state
+    def new_family_state(self, ev: GameStarted) -> Independents:
+        n = len(ev.players)
+        active = ev.options.get("independents") == "active"
+        # NAP-2PA-01: every independent starts neutral.
+        return Independents(ally_of=(None,) * n if active else (), quota=(0,) * n)
 
     def is_active(self, state: GameState) -> bool:
         return state.options.get("independents") == "active"
 
     def steps(self, state: GameState) -> Independents:
-        steps = state.independents
+        steps = state.family
         assert isinstance(steps, Independents), "not a napoleon-2p state"
         return steps
 
     def status(self, state: GameState, seat: Seat) -> Seat | None:
         """The seat independent ``seat`` is allied to (None: neutral, or passive variant)."""
-        ally_of = state.players[seat].ally_of
-        return None if isinstance(ally_of, msgspec.UnsetType) else ally_of
+        ally_of = self.steps(state).ally_of
+        return ally_of[seat] if ally_of else None
+
+    def view_extra(self, state: GameState, viewer: Seat | None) -> dict[str, Any]:
+        """The open step (placement quotas, allied moves) is public, as is every allegiance."""
+        steps = self.steps(state)
+        shown = {k: v for k, v in msgspec.to_builtins(steps).items() if k != "ally_of"}
+        return {"ally_reserve": sum(steps.quota), "independents": shown}
+
+    def seat_view(self, state: GameState, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+        """NAP-2PA: an independent's cannon on the track is public."""
+        if self.is_active(state) and state.players[seat].neutral:
+            return {"ally_of": self.status(state, seat)}
+        return {}
+
+    def set_status(self, state: GameState, independent: Seat, ally_of: Seat | None) -> None:
+        steps = self.steps(state)
+        allies = list(steps.ally_of)
+        allies[independent] = ally_of
+        state.family = msgspec.structs.replace(steps, ally_of=tuple(allies))
 
     def is_independent(self, state: GameState, seat: Seat) -> bool:
         return seat >= 0 and state.players[seat].neutral
@@ -301,12 +347,10 @@ class Napoleon2P(Napoleon):
             )
             if any(quota):
                 state.current = seat
-                state.independents = msgspec.structs.replace(self.steps(state), quota=quota)
+                state.family = msgspec.structs.replace(self.steps(state), quota=quota)
                 return
             seat = self.opponent(state, seat)
-        state.independents = msgspec.structs.replace(
-            self.steps(state), quota=(0,) * len(state.players)
-        )
+        state.family = msgspec.structs.replace(self.steps(state), quota=(0,) * len(state.players))
 
     def _setup_place(self, state: GameState, seat: Seat, t: int, count: int, emit: Emit) -> None:
         """NAP-2P-06/DEC-17: own regiments first, then each independent's, within the quota."""
@@ -332,7 +376,7 @@ class Napoleon2P(Napoleon):
         state.setup_left[ev.seat] -= ev.count
         quota = list(self.steps(state).quota)
         quota[ev.seat] -= ev.count
-        state.independents = msgspec.structs.replace(self.steps(state), quota=tuple(quota))
+        state.family = msgspec.structs.replace(self.steps(state), quota=tuple(quota))
         if not any(quota):
             self.open_placement_turn(state, self.opponent(state, state.current))
 
@@ -343,7 +387,9 @@ class Napoleon2P(Napoleon):
 
     # ------------------------------------------------------------------ turn start, influence
     def _on_turn_started(self, state: GameState, ev: TurnStarted) -> None:
-        state.independents = Independents(quota=(0,) * len(state.players))
+        state.family = Independents(
+            ally_of=self.steps(state).ally_of, quota=(0,) * len(state.players)
+        )
         RuleSet._on_turn_started(self, state, ev)
         if state.phase == "reinforce" and self.can_give(state, ev.seat):
             state.phase = "influence"
@@ -397,7 +443,7 @@ class Napoleon2P(Napoleon):
     def _on_card_given(self, state: GameState, ev: CardGiven) -> None:
         state.players[ev.seat].hand.remove(ev.card)
         state.players[ev.independent].hand.append(ev.card)
-        state.players[ev.independent].ally_of = ev.ally_of
+        self.set_status(state, ev.independent, ev.ally_of)
         if not self.can_give(state, ev.seat):
             state.phase = "reinforce"
 
@@ -458,7 +504,7 @@ class Napoleon2P(Napoleon):
     def _on_ally_chosen(self, state: GameState, ev: AllyReinforcementChosen) -> None:
         steps = self.steps(state)
         chosen = tuple(sorted((*steps.chosen, ev.ally)))
-        state.independents = msgspec.structs.replace(steps, chosen=chosen)
+        state.family = msgspec.structs.replace(steps, chosen=chosen)
 
     def roll_ally_reinforcements(self, state: GameState, seat: Seat, emit: Emit) -> None:
         """NAP-2PA-06: one die per chosen ally, rolled after the mover's own placing."""
@@ -476,19 +522,14 @@ class Napoleon2P(Napoleon):
         quota = [0] * len(state.players)
         for ally, face in zip(ev.allies, ev.faces, strict=True):
             quota[ally] = face
-        state.independents = msgspec.structs.replace(
-            self.steps(state), quota=tuple(quota), chosen=()
-        )
+        state.family = msgspec.structs.replace(self.steps(state), quota=tuple(quota), chosen=())
 
     def after_reinforce_phase(self, state: GameState) -> Phase:
         """The rolled allied reinforcements, if any, are placed next (NAP-2PA-06)."""
-        rolled = sum(self.steps(state).quota)
-        if rolled:
-            state.ally_reserve = rolled
-            return "ally_place"
-        return "attack"
+        return "ally_place" if sum(self.steps(state).quota) else "attack"
 
     def place_for_ally(self, state: GameState, seat: Seat, t: int, count: int, emit: Emit) -> None:
+        """NAP-2PA-15: the mover (who acts in ``ally_place``) places its allies' regiments."""
         owner = state.owner[t]
         left = self.steps(state).quota[owner] if self.is_independent(state, owner) else 0
         if not left:
@@ -506,14 +547,12 @@ class Napoleon2P(Napoleon):
     def _on_ally_placed(self, state: GameState, ev: AllyPlaced) -> None:
         steps = self.steps(state)
         quota = list(steps.quota)
-        quota[state.owner[self.board.index[ev.territory]]] -= ev.count
-        state.independents = msgspec.structs.replace(steps, quota=tuple(quota))
-        RuleSet._on_ally_placed(self, state, ev)
-
-    def to_act(self, state: GameState) -> Seat:
-        if state.phase == "ally_place":
-            return state.current  # NAP-2PA-15: the mover places its allies' regiments
-        return super().to_act(state)
+        t = self.board.index[ev.territory]
+        quota[state.owner[t]] -= ev.count
+        state.family = msgspec.structs.replace(steps, quota=tuple(quota))
+        state.armies[t] += ev.count
+        if not any(quota):
+            state.phase = "attack"
 
     # ------------------------------------------------------------------ combat
     def attacker_owns(self, state: GameState, seat: Seat, origin: int) -> bool:
@@ -556,12 +595,12 @@ class Napoleon2P(Napoleon):
             for seat in (state.owner[idx[ev.origin]], state.owner[idx[ev.target]]):
                 if self.is_independent(state, seat) and seat not in rolls:
                     rolls.append(seat)
-            state.independents = msgspec.structs.replace(steps, rolls=tuple(rolls))
+            state.family = msgspec.structs.replace(steps, rolls=tuple(rolls))
         self._on_battle(state, ev)
 
     def _on_eliminated_2p(self, state: GameState, ev: PlayerEliminated) -> None:
         steps = self.steps(state)
-        state.independents = msgspec.structs.replace(
+        state.family = msgspec.structs.replace(
             steps, rolls=tuple(s for s in steps.rolls if s != ev.seat)
         )
         self._on_eliminated(state, ev)
@@ -589,9 +628,9 @@ class Napoleon2P(Napoleon):
 
     def _on_status_rolled(self, state: GameState, ev: StatusRolled) -> None:
         self._consume(state, ev.rng, ev.scripted)
-        state.players[ev.independent].ally_of = ev.ally_of
+        self.set_status(state, ev.independent, ev.ally_of)
         steps = self.steps(state)
-        state.independents = msgspec.structs.replace(
+        state.family = msgspec.structs.replace(
             steps, rolls=tuple(s for s in steps.rolls if s != ev.independent)
         )
 
@@ -622,7 +661,7 @@ class Napoleon2P(Napoleon):
 
     def _on_maneuvers_opened(self, state: GameState, ev: AllyManeuversOpened) -> None:
         state.phase = "ally_maneuver"
-        state.independents = msgspec.structs.replace(self.steps(state), maneuvers=ev.allies)
+        state.family = msgspec.structs.replace(self.steps(state), maneuvers=ev.allies)
 
     def _ally_maneuver(self, state: GameState, cmd: AllyManeuver, emit: Emit) -> None:
         self.require_active(state)
@@ -670,7 +709,7 @@ class Napoleon2P(Napoleon):
         state.armies[idx[ev.origin]] -= ev.count
         state.armies[idx[ev.target]] += ev.count
         steps = self.steps(state)
-        state.independents = msgspec.structs.replace(
+        state.family = msgspec.structs.replace(
             steps, maneuvers=tuple(a for a in steps.maneuvers if a != ev.ally)
         )
 
@@ -683,6 +722,75 @@ class Napoleon2P(Napoleon):
             raise RuleError(
                 "wrong_phase", f"There is no optional step to end in the {state.phase} phase."
             )
+
+    def army_change(self, before: GameState, ev: Event) -> int:
+        if isinstance(ev, AllyPlaced):
+            return ev.count
+        return super().army_change(before, ev)
+
+    def check_invariants(self, state: GameState) -> list[str]:
+        """Quotas are never negative; allegiances exist only for active independents."""
+        steps = self.steps(state)
+        problems = [f"negative quota {steps.quota}"] if min(steps.quota, default=0) < 0 else []
+        for seat, ally in enumerate(steps.ally_of):
+            if ally is not None and not (state.players[seat].neutral and 0 <= ally < 2):
+                problems.append(f"seat {seat} allied to {ally}")
+        return problems
+
+    # ------------------------------------------------------------------ the greedy bot
+    def bot_move(self, state: GameState, seat: Seat, reading: Any) -> Command | None:
+        """NAP-2P: placement-turn quotas, gifts, allied reinforcements; None: the usual play.
+
+        ``reading`` is the greedy bot's read of the board (``risk_core.bots.Greedy``).
+        """
+        phase = state.phase
+        quota = self.steps(state).quota
+        ids = reading.ids
+        if phase == "setup" and quota[seat]:  # own regiments first (NAP-2P-06)
+            spot = reading.placement_spot(quota[seat])
+            return Place(seat=seat, territory=ids[spot], count=quota[seat])
+        if phase in ("setup", "ally_place"):  # independents: block the opponent
+            army = next((a for a, left in enumerate(quota) if left), None)
+            if army is None:
+                return None
+            spot = self.buffer_spot(state, army, self.opponent(state, seat), reading.tie)
+            return Place(seat=seat, territory=ids[spot], count=quota[army])
+        if phase == "ally_maneuver":
+            return EndPhase(seat=seat)
+        if phase not in ("influence", "reinforce"):
+            return None
+        hand = state.players[seat].hand
+        if phase == "influence" and len(hand) >= 4:  # a spare card buys an independent
+            keep = set(reading.best_set() or ())
+            spare = [c for c in hand if c not in keep] or hand
+            takers = [
+                i for i in self.independents_of(state) if self.gift_error(state, seat, i) is None
+            ]
+            if takers:
+                strongest = max(takers, key=lambda i: (reading.counts[i], i))
+                return GiveCard(seat=seat, independent=strongest, card=min(spare))
+        chosen = self.steps(state).chosen
+        for ally in self.allies(state, seat):
+            if ally not in chosen:
+                return ReinforceAlly(seat=seat, ally=ally)
+        if phase == "influence":
+            cmd: Command | None = reading.reinforce()
+            return cmd or EndPhase(seat=seat)
+        return None
+
+    def buffer_spot(
+        self, state: GameState, army: Seat, opponent: Seat, tie: Callable[[int], int]
+    ) -> int:
+        """The territory of ``army`` (an independent) facing the most of ``opponent``'s."""
+        owner, armies, nbrs = state.owner, state.armies, self.board.neighbours
+        best, best_key = -1, (float("-inf"), -1)
+        for t, o in enumerate(owner):
+            if o == army:
+                pressure = sum(armies[n] for n in nbrs[t] if owner[n] == opponent)
+                key = (pressure - 0.5 * armies[t], tie(t))
+                if key > best_key:
+                    best, best_key = t, key
+        return best
 
     # ------------------------------------------------------------------ legal commands
     def _legal_setup_2p(self, state: GameState, seat: Seat) -> Iterator[Command]:

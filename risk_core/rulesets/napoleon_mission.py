@@ -22,14 +22,13 @@ from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
     Command,
     Event,
+    FamilyState,
     Fortified,
     Fortify,
     GameStarted,
     GameState,
     GameWon,
-    Objectives,
     OptionValue,
-    Player,
     PositionSet,
     Seat,
     SeatInfo,
@@ -37,19 +36,46 @@ from risk_core.model import (
     event,
 )
 from risk_core.rng import Rng
-from risk_core.rulesets.base import Emit, Option, RuleSet
+from risk_core.rulesets.base import BotGoals, Emit, Option, RuleSet
 from risk_core.rulesets.napoleon import NAPOLEON_OPTIONS, Napoleon
+from risk_core.views import mission_view
 
 MISSIONS_TO_WIN = len(MISSION_RANKS)  # NAP-MIS-01: one objective of each rank
 # NAP-MIS-04: 3 infantry 4, 3 cavalry 6, 3 artillery 8, one of each 10.
 TRIPLE_VALUE = {"infantry": 4, "cavalry": 6, "artillery": 8}
 ONE_OF_EACH = 10
+
+
+class Objectives(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's secret missions, those achieved (public) and the turn of its last
+    announcement (one per turn).  Frozen: replaced whole, copies share it."""
+
+    missions: tuple[str, ...]
+    achieved: tuple[str, ...] = ()
+    announced: int = 0
+
+
 NO_OBJECTIVES = Objectives(missions=())
 
 
-def objectives(p: Player) -> Objectives:
-    """A seat's missions (none outside napoleon-mission games)."""
-    return NO_OBJECTIVES if isinstance(p.objectives, msgspec.UnsetType) else p.objectives
+class MissionState(FamilyState, frozen=True):
+    """Napoleon Mission: every seat's objectives, and the turn in which the free move was made
+    (the turn may go on after it for a last announcement, DEC-21)."""
+
+    objectives: tuple[Objectives, ...] = ()
+    maneuvered: int = 0
+
+
+def mission_state(state: GameState) -> MissionState:
+    family = state.family
+    assert isinstance(family, MissionState), "not a napoleon-mission state"
+    return family
+
+
+def objectives(state: GameState, seat: Seat) -> Objectives:
+    """A seat's missions (none before they are dealt)."""
+    goals = mission_state(state).objectives
+    return goals[seat] if goals else NO_OBJECTIVES
 
 
 def fixed_set_value(symbols: Sequence[str]) -> int | None:
@@ -84,6 +110,11 @@ class MissionHandsDealt(Event, frozen=True, tag="mission_hands_dealt"):
 
     missions: tuple[tuple[str, ...], ...]
     rng: int
+
+    @staticmethod
+    def redact(d: dict[str, Any], seat: Seat | None) -> None:
+        """Each seat sees its own four missions only."""
+        d["missions"] = [m if i == seat else None for i, m in enumerate(d["missions"])]
 
 
 @event
@@ -120,6 +151,7 @@ class NapoleonMission(Napoleon):
     name = "napoleon-mission"
     title = "Risk Napoléon Mission: first to four secret objectives (3–6 players)"
     options: ClassVar[dict[str, Option]] = dict(MISSION_OPTIONS)
+    family_state = MissionState
 
     def __init__(self) -> None:
         super().__init__()
@@ -212,11 +244,47 @@ class NapoleonMission(Napoleon):
         required = {gi[g] for g in m.groups}
         return required <= whole and len(whole - required) >= m.extra_groups
 
+    def seat_view(self, state: GameState, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
+        """Achieved objectives and a revealed last one are public (NAP-MIS-07/08); the
+        missions themselves are the seat's own secret."""
+        goals = objectives(state, seat)
+        if not goals.missions:
+            return {}
+        board = self.board
+        hidden = [m for m in goals.missions if m not in goals.achieved]
+        out: dict[str, Any] = {
+            "achieved": [mission_view(board, m) for m in goals.achieved],
+            "revealed": mission_view(board, hidden[0]) if len(hidden) == 1 else None,
+        }
+        if seat == viewer:
+            out["missions"] = [mission_view(board, m) for m in goals.missions]
+        return out
+
+    def bot_goals(self, state: GameState, seat: Seat) -> BotGoals:
+        """NAP-MIS: the empires and territories of the objectives not yet achieved."""
+        gi, index = self.board.group_index, self.board.index
+        goals = objectives(state, seat)
+        groups: set[int] = set()
+        holds: set[int] = set()
+        extra = 0
+        for mid in goals.missions:
+            if mid not in goals.achieved:
+                m = self.missions[mid]
+                groups.update(gi[g] for g in m.groups)
+                extra = max(extra, m.extra_groups)
+                holds.update(index[t] for t in m.hold)
+        return BotGoals(groups=frozenset(groups), extra_groups=extra, holds=frozenset(holds))
+
+    def bot_move(self, state: GameState, seat: Seat, reading: Any) -> Command | None:
+        """NAP-MIS-06: announce an objective as soon as one holds."""
+        claimable = self.claimable(state, seat)
+        return ClaimMission(seat=seat, mission=claimable[0]) if claimable else None
+
     def claimable(self, state: GameState, seat: Seat) -> list[str]:
         """Missions ``seat`` could announce now, hardest rank first (NAP-MIS-06, DEC-21)."""
         if self._claim_error(state, seat) is not None:
             return []
-        p = objectives(state.players[seat])
+        p = objectives(state, seat)
         return [
             mid
             for mid in reversed(p.missions)
@@ -238,7 +306,7 @@ class NapoleonMission(Napoleon):
                 return RuleError("not_your_turn", "Announce objectives during your own turn.")
             if state.phase == "occupy":
                 return RuleError("must_occupy", "Move armies into the conquered territory first.")
-        if objectives(p).announced == state.turn:
+        if objectives(state, seat).announced == state.turn:
             return RuleError(
                 "one_per_turn", "You have already announced an objective this turn (NAP-MIS-06)."
             )
@@ -246,7 +314,7 @@ class NapoleonMission(Napoleon):
 
     def _claim(self, state: GameState, cmd: ClaimMission, emit: Emit) -> None:
         seat = cmd.seat
-        p = objectives(state.players[seat])
+        p = objectives(state, seat)
         if cmd.mission not in p.missions:
             raise RuleError("not_your_mission", f"{cmd.mission!r} is not one of your missions.")
         if cmd.mission in p.achieved:
@@ -259,7 +327,7 @@ class NapoleonMission(Napoleon):
             raise RuleError("mission_not_met", f"The objective is not met: {m.text_en}")
         was_waiting = self._waiting(state)
         emit(MissionAchieved(seat=seat, mission=cmd.mission))
-        achieved = objectives(state.players[seat]).achieved
+        achieved = objectives(state, seat).achieved
         if len(achieved) == MISSIONS_TO_WIN - 1:
             last = next(mid for mid in p.missions if mid not in achieved)
             emit(MissionRevealed(seat=seat, mission=last))
@@ -272,8 +340,8 @@ class NapoleonMission(Napoleon):
 
     def winner(self, state: GameState) -> GameWon | None:
         """NAP-MIS-09: four achieved objectives win at once; else the basic end (all 48)."""
-        for seat, p in enumerate(state.players):
-            achieved = objectives(p).achieved
+        for seat in range(len(state.players)):
+            achieved = objectives(state, seat).achieved
             if len(achieved) >= MISSIONS_TO_WIN:
                 return GameWon(seat=seat, reason="mission", mission=achieved[-1])
         return super().winner(state)
@@ -282,10 +350,10 @@ class NapoleonMission(Napoleon):
     def _waiting(self, state: GameState) -> bool:
         """DEC-21: after the free move the turn waits for a last announcement, if none was made."""
         return (
-            state.maneuvered == state.turn
+            mission_state(state).maneuvered == state.turn
             and state.phase == "attack"
             and not self._any_time(state)
-            and objectives(state.players[state.current]).announced != state.turn
+            and objectives(state, state.current).announced != state.turn
         )
 
     def after_fortify(self, state: GameState, emit: Emit) -> None:
@@ -327,22 +395,24 @@ class NapoleonMission(Napoleon):
     # ------------------------------------------------------------------ projector
     def _on_hands_dealt(self, state: GameState, ev: MissionHandsDealt) -> None:
         state.rng = ev.rng
-        for p, hand in zip(state.players, ev.missions, strict=True):
-            p.objectives = Objectives(missions=hand)
+        goals = tuple(Objectives(missions=hand) for hand in ev.missions)
+        state.family = msgspec.structs.replace(mission_state(state), objectives=goals)
 
     def _on_achieved(self, state: GameState, ev: MissionAchieved) -> None:
-        p = state.players[ev.seat]
-        before = objectives(p)
-        p.objectives = msgspec.structs.replace(
+        family = mission_state(state)
+        goals = list(family.objectives)
+        before = goals[ev.seat]
+        goals[ev.seat] = msgspec.structs.replace(
             before, achieved=(*before.achieved, ev.mission), announced=state.turn
         )
+        state.family = msgspec.structs.replace(family, objectives=tuple(goals))
 
     def _on_mission_revealed(self, state: GameState, ev: MissionRevealed) -> None:
         """Public knowledge only: the card is already in the seat's hand."""
 
     def _on_fortified(self, state: GameState, ev: Fortified) -> None:
         RuleSet._on_fortified(self, state, ev)
-        state.maneuvered = state.turn
+        state.family = msgspec.structs.replace(mission_state(state), maneuvered=state.turn)
         state.may_trade = False  # the free move closes the turn's trading window (NAP-09)
 
     COMMAND_HANDLERS: ClassVar[dict[type[Command], Callable[..., None]]] = {

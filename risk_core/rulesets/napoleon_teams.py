@@ -3,7 +3,7 @@
 Seats alternate teams around the table (NAP-TEAM-01): seat ``i`` plays for team ``i % 2``.
 Teammates never attack each other (NAP-TEAM-08) and may move regiments into and through each
 other's territories (NAP-TEAM-09), so a territory can hold the regiments of several teammates.
-Such a territory is kept in ``GameState.stacks`` (seat -> regiments); ``owner`` is then its
+Such a territory is kept in the family state's ``stacks`` (seat -> regiments); ``owner`` is then its
 controller, the seat with strictly the most regiments, or -1 when the most are tied: nobody
 controls it (NAP-TEAM-04).  Income counts controlled territories only and an empire's bonus goes
 to a single controller of all of it (NAP-TEAM-05/06).  Card sets are worth the fixed 4/6/8/10
@@ -21,7 +21,7 @@ team is left; a player may move all his regiments out of a territory a teammate 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -34,6 +34,7 @@ from risk_core.model import (
     Command,
     EndTurn,
     Event,
+    FamilyState,
     Fortified,
     Fortify,
     GameState,
@@ -58,9 +59,17 @@ TEAMS = 2
 PLAYER_COUNTS = (4, 6)  # NAP-TEAM-01: 2 v 2 or 3 v 3
 
 
+class Stacks(FamilyState, frozen=True):
+    """NAP-TEAM-04: territory -> seat -> regiments, only for territories holding the regiments
+    of several teammates.  Replaced whole, never mutated, so state copies share it."""
+
+    stacks: dict[int, dict[int, int]] = {}
+
+
 def stacks_of(state: GameState) -> dict[int, dict[int, int]]:
     """The territories shared by teammates (read-only: projectors replace the whole dict)."""
-    return state.stacks if state.stacks else {}
+    family: Stacks = state.family
+    return family.stacks
 
 
 @command
@@ -85,6 +94,12 @@ class HandPassed(Event, frozen=True, tag="hand_passed"):
     cards: tuple[int, ...]
     team: tuple[Seat, ...]  # every seat of the team: who may see the cards
 
+    @staticmethod
+    def redact(d: dict[str, Any], seat: Seat | None) -> None:
+        d["card_count"] = len(d["cards"])
+        if seat not in d["team"]:
+            d["cards"] = None
+
 
 TEAM_OPTIONS: dict[str, Option] = {
     **NAPOLEON_OPTIONS,
@@ -104,6 +119,7 @@ class NapoleonTeams(Napoleon):
     min_players = 4
     max_players = 6
     options: ClassVar[dict[str, Option]] = dict(TEAM_OPTIONS)
+    family_state = Stacks
 
     # ------------------------------------------------------------------ teams and stacks
     def allows_players(self, n: int) -> bool:
@@ -173,11 +189,17 @@ class NapoleonTeams(Napoleon):
             leaders = [s for s, n in units.items() if n == top]
             state.owner[t] = leaders[0] if len(leaders) == 1 else -1
             # Replaced whole (copies of the state share it), in one canonical order.
-            state.stacks = dict(sorted({**stacks, t: dict(sorted(units.items()))}.items()))
+            shared = {**stacks, t: dict(sorted(units.items()))}
+            state.family = Stacks(stacks=dict(sorted(shared.items())))
         else:
             state.owner[t] = next(iter(units), seat)
             if t in stacks:
-                state.stacks = {k: v for k, v in stacks.items() if k != t}
+                state.family = Stacks(stacks={k: v for k, v in stacks.items() if k != t})
+
+    def territory_view(self, state: GameState, t: int) -> dict[str, Any]:
+        """Teammates' regiments side by side (``owner`` is -1 when tied, NAP-TEAM-04)."""
+        stack = stacks_of(state).get(t)
+        return {} if stack is None else {"units": {str(s): n for s, n in stack.items()}}
 
     def check_invariants(self, state: GameState) -> list[str]:
         """Stacks add up to the armies, hold one team only, and ``owner`` is their majority."""
@@ -271,11 +293,11 @@ class NapoleonTeams(Napoleon):
         return max(units, key=units.__getitem__)
 
     def attack_options(self, state: GameState, seat: Seat) -> Iterator[tuple[int, int]]:
-        team = seat % TEAMS
+        team, nbrs = seat % TEAMS, self.attack_graph(state, seat)
         for o in range(self.n_territories):
             if self.units(state, seat, o) < 2:
                 continue
-            for t in self.board.neighbours[o]:
+            for t in nbrs[o]:
                 side = self.side(state, t)
                 if side is not None and side != team:
                     yield o, t
@@ -295,7 +317,7 @@ class NapoleonTeams(Napoleon):
             )
         if self.side(state, t) == seat % TEAMS:
             raise RuleError("teammate", f"{self.board.name(t)} belongs to your team (NAP-TEAM-08).")
-        if not self.board.adjacent(o, t):
+        if t not in self.attack_graph(state, seat)[o]:
             raise RuleError(
                 "not_adjacent", f"{self.board.name(o)} does not border {self.board.name(t)}."
             )
@@ -304,8 +326,9 @@ class NapoleonTeams(Napoleon):
                 "not_enough_armies",
                 f"You need at least 2 of your own regiments in {self.board.name(o)} to attack.",
             )
-        if not 1 <= cmd.dice <= min(3, own - 1):
-            raise RuleError("too_many_dice", f"Attack with 1 to {min(3, own - 1)} dice.")
+        most = min(self.attack_dice_max, own - 1)
+        if not 1 <= cmd.dice <= most:
+            raise RuleError("too_many_dice", f"Attack with 1 to {most} dice.")
         if cmd.stop_at < 1:
             raise RuleError("bad_count", "stop_at must be at least 1.")
         self.launch(state, cmd, o, t, emit)
@@ -372,11 +395,11 @@ class NapoleonTeams(Napoleon):
 
     def team_region(self, state: GameState, seat: Seat, origin: int) -> set[int]:
         """NAP-TEAM-09: territories reachable through ones holding regiments of the team."""
-        team = seat % TEAMS
+        team, nbrs = seat % TEAMS, self.move_graph(state, seat)
         seen = {origin}
         stack = [origin]
         while stack:
-            for n in self.board.neighbours[stack.pop()]:
+            for n in nbrs[stack.pop()]:
                 if n not in seen and self.side(state, n) == team:
                     seen.add(n)
                     stack.append(n)
@@ -440,7 +463,7 @@ class NapoleonTeams(Napoleon):
         if state.may_trade:
             yield from self._legal_trades(state, seat)
         for o, t in self.attack_options(state, seat):
-            for d in range(1, min(3, self.units(state, seat, o) - 1) + 1):
+            for d in range(1, min(self.attack_dice_max, self.units(state, seat, o) - 1) + 1):
                 yield Attack(seat=seat, origin=ids[o].id, target=ids[t].id, dice=d)
         for o, t in self.fortify_options(state, seat):
             for k in range(1, self.movable(state, seat, o) + 1):
