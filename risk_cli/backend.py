@@ -1,9 +1,11 @@
 """Where the command line reads and moves games: the local store, or the service over Redis.
 
-Both answer in the same per-seat terms (``risk_core.views``): a view of the board as one seat
-(or a spectator) sees it, and events redacted for that seat.  A move is built from that view,
-so a command never needs more than its seat may know.  The remote backend authenticates with
-the seat tokens kept in the local profile (``risk_cli.profile``).
+Both answer in the same terms (``risk_core.views``): a view of the board as one seat, a
+player's seats (``--as`` a player commanding several) or a spectator sees it, and events
+redacted for them.  A move acts for one seat and is built from that seat's view, so a command
+never needs more than its seat may know.  The remote backend authenticates with the seat
+tokens kept in the local profile (``risk_cli.profile``): one per seat, so a player commanding
+several seats needs each of their tokens to see them all, and the acting seat's to move.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from risk_cli import profile
-from risk_cli.common import seat_of
+from risk_cli.common import Named, acting_seat, named_in_view, named_seats, seats_named
 from risk_core import Board, Command, RiskError, RuleError, SeatInfo, apply_in_place, load_board
 from risk_core.model import OptionValue
 from risk_core.views import view, visible_events
@@ -76,12 +78,13 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def view(self, game_id: str, seat: str | None, *, at: int | None = None) -> JsonDict:
-        """The game as ``seat`` (a number or name; None: a spectator) sees it."""
+        """The game as ``seat`` (a seat number or name, or a player's name: all its seats;
+        None: a spectator) sees it."""
 
     @abc.abstractmethod
     def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
-        """The events up to version ``upto`` (None: all), redacted for ``seat`` (None: a
-        spectator)."""
+        """The events up to version ``upto`` (None: all), redacted for ``seat`` (as in
+        ``view``; None: a spectator)."""
 
     @abc.abstractmethod
     def stats(self, game_id: str, upto: int | None = None) -> LuckReport:
@@ -97,23 +100,22 @@ class Backend(abc.ABC):
 
     @abc.abstractmethod
     def move(self, game_id: str, seat: str | None, build: Build) -> Moved:
-        """Build a command from ``seat``'s view (None: the seat that must act) and submit it."""
+        """Build a command from ``seat``'s view (None: the seat that must act; a player: the
+        one of its seats that must act) and submit it."""
 
     def close(self) -> None:
         return None
 
 
-def _seat_ref(v: JsonDict, ref: str | None) -> int | None:
-    return None if ref is None else seat_of([p["name"] for p in v["players"]], ref)
-
-
 def _mover(v: JsonDict, ref: str | None) -> int:
-    seat = _seat_ref(v, ref)
-    if seat is None:
-        seat = v["to_act"]
-    if seat is None:
+    """The seat a move acts for, from a view ``v``: ``ref``'s seat (a player's: the one that
+    must act), or without ``ref`` the seat that must act."""
+    if ref is not None:
+        named = named_in_view(v["players"])
+        return acting_seat(named, seats_named(named, ref), v["to_act"])
+    if v["to_act"] is None:
         raise RuleError("game_over", "The game is over.")
-    return int(seat)
+    return int(v["to_act"])
 
 
 class LocalBackend(Backend):
@@ -141,14 +143,13 @@ class LocalBackend(Backend):
 
     def view(self, game_id: str, seat: str | None, *, at: int | None = None) -> JsonDict:
         state = self.app.service.state(game_id, at=at)
-        names = [p.name for p in state.players]
-        return view(state, None if seat is None else seat_of(names, seat))
+        return view(state, None if seat is None else seats_named(named_seats(state), seat))
 
     def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
         events = self.app.service.events(game_id, upto=upto)
         started = events[0]
-        names = [p.name for p in getattr(started, "players", ())]
-        return visible_events(events, None if seat is None else seat_of(names, seat))
+        named = named_in_view(msgspec.to_builtins(getattr(started, "players", ())))
+        return visible_events(events, None if seat is None else seats_named(named, seat))
 
     def stats(self, game_id: str, upto: int | None = None) -> LuckReport:
         return history.luck(self.app.service, game_id, upto)
@@ -210,6 +211,11 @@ class RemoteBackend(Backend):
     ) -> Created:
         names = [s.name if isinstance(s, SeatInfo) else s for s in seats]
         ask = [i for i, s in enumerate(seats) if isinstance(s, SeatInfo) and s.policy == "ask"]
+        commanders = {
+            i: s.commander
+            for i, s in enumerate(seats)
+            if isinstance(s, SeatInfo) and s.commander is not msgspec.UNSET
+        }
         request = NewGameRequest(
             request_id=new_request_id(),
             game_id=game_id or new_request_id()[:8],
@@ -219,6 +225,7 @@ class RemoteBackend(Backend):
             seed=seed,
             options=options,
             ask=ask,
+            commanders=commanders or msgspec.UNSET,
         )
         data = self.client.ok(request).data
         entry = profile.GameEntry(
@@ -234,31 +241,70 @@ class RemoteBackend(Backend):
         ).data
         return data
 
-    def _seat(self, game_id: str, ref: str | None) -> int | None:
+    def _numbered(self, game_id: str, ref: str | None) -> int | None:
+        """The seat ``ref`` names when it is a seat number the profile knows (no request)."""
+        entry = self.profile.games.get(game_id)
+        if ref is None or not ref.isdigit() or entry is None or not entry.players:
+            return None
+        return seats_named([(n, n) for n in entry.players], ref)[0]
+
+    def _seats(self, game_id: str, ref: str | None) -> list[int] | None:
+        """The seats ``ref`` stands for (a player: all its seats; None: a spectator)."""
         if ref is None:
             return None
-        entry = self.profile.games.get(game_id)
-        names = entry.players if entry and entry.players else None
-        if names is None:
-            names = [p["name"] for p in self.view(game_id, None)["players"]]
-        return seat_of(names, ref)
+        seat = self._numbered(game_id, ref)
+        if seat is not None:
+            return [seat]
+        # The commanders are in the public view only (the profile keeps seat names).
+        return seats_named(self._named(game_id), ref)
+
+    def _named(self, game_id: str) -> list[Named]:
+        return named_in_view(self.seat_view(game_id, None)["players"])
+
+    def _seat(self, game_id: str, ref: str | None) -> int | None:
+        """The one seat ``ref`` names (`risk wait`, `risk admin`): a player commanding several
+        seats is refused (``ambiguous_seat``), since these act on one seat."""
+        seats = self._seats(game_id, ref)
+        if seats is not None and len(seats) > 1:
+            raise RiskError(
+                "ambiguous_seat",
+                f"{ref!r} commands seats {', '.join(map(str, seats))}: name one of them.",
+            )
+        return None if seats is None else seats[0]
 
     def view(self, game_id: str, seat: str | None, *, at: int | None = None) -> JsonDict:
-        return self.seat_view(game_id, self._seat(game_id, seat), at=at)
+        return self.seat_view(game_id, self._seats(game_id, seat), at=at)
 
-    def seat_view(self, game_id: str, seat: int | None, *, at: int | None = None) -> JsonDict:
-        token = "" if seat is None else self._token(game_id, seat)
+    def _credentials(
+        self, game_id: str, seats: int | Sequence[int] | None
+    ) -> tuple[int | None, str, dict[int, str] | msgspec.UnsetType]:
+        """``seat``, ``token`` and ``also`` of a request for these seats (None: a spectator)."""
+        if seats is None:
+            return None, "", msgspec.UNSET
+        first, *more = [seats] if isinstance(seats, int) else seats
+        also = {s: self._token(game_id, s) for s in more} if more else msgspec.UNSET
+        return first, self._token(game_id, first), also
+
+    def seat_view(
+        self, game_id: str, seat: int | Sequence[int] | None, *, at: int | None = None
+    ) -> JsonDict:
+        """The game as ``seat`` (one seat, a player's seats, None: a spectator) sees it."""
+        who, token, also = self._credentials(game_id, seat)
         request = ViewRequest(
-            request_id=new_request_id(), game_id=game_id, seat=seat, token=token, at=at
+            request_id=new_request_id(), game_id=game_id, seat=who, token=token, at=at, also=also
         )
         data: JsonDict = self.client.ok(request).data
         return data
 
     def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
-        who = self._seat(game_id, seat)
-        token = "" if who is None else self._token(game_id, who)
+        who, token, also = self._credentials(game_id, self._seats(game_id, seat))
         request = EventsRequest(
-            request_id=new_request_id(), game_id=game_id, seat=who, token=token, upto=upto
+            request_id=new_request_id(),
+            game_id=game_id,
+            seat=who,
+            token=token,
+            upto=upto,
+            also=also,
         )
         return list(self.client.ok(request).events or [])
 
@@ -277,9 +323,9 @@ class RemoteBackend(Backend):
         return data.encode()
 
     def move(self, game_id: str, seat: str | None, build: Build) -> Moved:
-        who = self._seat(game_id, seat)
+        who = self._numbered(game_id, seat)
         if who is None:
-            who = _mover(self.seat_view(game_id, None), None)
+            who = _mover(self.seat_view(game_id, None), seat)
         v = self.seat_view(game_id, who)
         command = build(v, load_board(v["board"]), who)
         token = self._token(game_id, who)

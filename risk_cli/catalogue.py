@@ -15,16 +15,18 @@ from risk_core import Board, board_names, json_schema, load_board, rulesets
 from risk_core.board import load_board_dir, unverified_facts
 from risk_core.board_sections import section_size
 from risk_core.rulesets import get as get_ruleset
+from risk_core.rulesets.base import CORE_PHASES
 
 
 @click.command()
 @click.argument("name", required=False)
 @json_option
 def rules(name: str | None, as_json: bool) -> None:
-    """List the rule sets, or one rule set's options.
+    """List the rule sets, or one rule set's options and phases.
 
     Each option names the rule or decision (DEC-nn) it settles; set it with
-    `risk new --option key=value`.
+    `risk new --option key=value`.  The list shows the phases a rule set adds to the core
+    ones (setup, reinforce, attack...); `risk rules NAME` and --json show them all.
     """
     infos = [msgspec.to_builtins(info) for info in rulesets()]
     if name is not None:
@@ -37,7 +39,11 @@ def rules(name: str | None, as_json: bool) -> None:
     else:
         for i in infos:
             click.echo(f"{i['name']:<18}{i['title']}  [{i['board']} board]")
-        click.echo("\nOptions of one rule set: risk rules NAME")
+            own = {k: v for k, v in i["phases"].items() if CORE_PHASES.get(k) != v}
+            for line in render.phases_text(own, 20):
+                click.echo(line)
+        click.echo("\nIndented under a rule set: the phases it adds to the core ones.")
+        click.echo("Options and every phase of one rule set: risk rules NAME")
 
 
 @click.group(invoke_without_command=True)

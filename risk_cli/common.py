@@ -1,15 +1,22 @@
 """What every command shares: the backend (local store or remote service), the --json and --as
-options, seat lookup."""
+options, seat and player lookup.
+
+``--as`` names a seat or a player (``risk_core.seats``): a seat number means exactly that seat;
+a name means the player of that name (all the seats it commands; a seat without a commander is
+its own player), else the seat of that name (a seat commanded by another player).  A player's
+view shows what any of its seats sees; its moves act for the one of its seats that must act.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from risk_core import GameState, RiskError
+from risk_core import GameState, RiskError, RuleError, to_act
+from risk_core.seats import commander_of
 from risk_service import GameService
 
 if TYPE_CHECKING:
@@ -74,7 +81,7 @@ def as_option(help: str, required: bool = False) -> Callable[[F], F]:
         envvar="RISK_SEAT",
         show_envvar=True,
         required=required,
-        help=help + " SEAT is a seat number or a player name.",
+        help=help + " SEAT is a seat number, a seat's name or a player's name (all its seats).",
     )
 
 
@@ -83,7 +90,8 @@ def echo_json(data: Any) -> None:
 
 
 def seat_of(names: list[str], ref: str) -> int:
-    """The seat a reference names: its number, or a player name in any case."""
+    """The seat a reference names: its number, or a seat's name in any case.  Seat names only:
+    a player commanding several seats is resolved by ``seats_named``."""
     if ref.isdigit() and int(ref) < len(names):
         return int(ref)
     for i, name in enumerate(names):
@@ -93,6 +101,58 @@ def seat_of(names: list[str], ref: str) -> int:
     raise RiskError("unknown_seat", f"No seat {ref!r} in this game (seats: {seats}).")
 
 
+# A seat as the command line names it: (seat name, its player's name).
+Named = tuple[str, str]
+
+
+def named_seats(state: GameState) -> list[Named]:
+    return [(p.name, commander_of(state, i)) for i, p in enumerate(state.players)]
+
+
+def named_in_view(players: Sequence[dict[str, Any]]) -> list[Named]:
+    """The seats of a view's (or a ``game_started`` event's) ``players``."""
+    return [(p["name"], p.get("commander") or p["name"]) for p in players]
+
+
+def seats_named(seats: Sequence[Named], ref: str) -> list[int]:
+    """The seats ``ref`` stands for: a seat number; a player's name (its seats), any case; or
+    a seat's name (a seat commanded by another player); else ``unknown_seat``."""
+    if ref.isdigit() and int(ref) < len(seats):
+        return [int(ref)]
+    key = ref.casefold()
+    for field in (1, 0):  # players first: a seat without a commander is its own player
+        found = [i for i, s in enumerate(seats) if s[field].casefold() == key]
+        if found:
+            return found
+    listed = ", ".join(f"{i} {name}" for i, (name, _) in enumerate(seats))
+    commanders = sorted({player for name, player in seats if player != name})
+    more = f"; players: {', '.join(commanders)}" if commanders else ""
+    raise RiskError("unknown_seat", f"No seat {ref!r} in this game (seats: {listed}{more}).")
+
+
+def acting_seat(seats: Sequence[Named], mine: list[int], acting: int | None) -> int:
+    """The seat of ``mine`` (the seats ``--as`` named) that moves now: the only one, or the one
+    that must act (``not_your_turn`` naming the seat that must act when none of them must)."""
+    if len(mine) == 1:
+        return mine[0]  # the rules decide (some moves are allowed out of turn)
+    if acting is None:
+        raise RuleError("game_over", "The game is over.")
+    if acting in mine:
+        return acting
+    player = seats[mine[0]][1]
+    own = ", ".join(f"{seats[i][0]} (seat {i})" for i in mine)
+    raise RuleError(
+        "not_your_turn",
+        f"It is {seats[acting][0]}'s move (seat {acting}), not one of {player}'s seats: {own}.",
+    )
+
+
 def viewer(state: GameState, ref: str | None) -> int | None:
-    """The seat whose eyes to use; None (no --as) is a spectator who sees no secrets."""
-    return None if ref is None else seat_of([p.name for p in state.players], ref)
+    """The one seat whose eyes to use; None (no --as) is a spectator who sees no secrets.  A
+    player commanding several seats gives the one that must act, else its first."""
+    if ref is None:
+        return None
+    named = named_seats(state)
+    mine = seats_named(named, ref)
+    acting = to_act(state)
+    return acting if len(mine) > 1 and acting in mine else mine[0]

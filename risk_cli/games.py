@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 import msgspec
@@ -14,14 +16,17 @@ from risk_cli.common import (
     echo_json,
     game_argument,
     json_option,
+    named_in_view,
     pass_app,
     seat_of,
+    seats_named,
 )
 from risk_cli.profile import profile_path
-from risk_core import Event, RiskError, SeatInfo, load_board
+from risk_core import Event, RiskError, SeatInfo, SetupError, load_board
 from risk_core.model import GameStarted, OptionValue
 from risk_core.rulesets.base import COLOURS
 from risk_core.scenario import parse_scenario, scenario_opening
+from risk_core.seats import check_commanders
 
 
 def parse_seed(text: str | None) -> int | str | None:
@@ -40,6 +45,32 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, OptionValue]:
             raise click.BadParameter(f"{pair!r} is not key=value.", param_hint="--option")
         options[key.strip()] = value.strip()
     return options
+
+
+def parse_commanders(pairs: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The --commander SEAT=PLAYER pairs (usage error: not SEAT=PLAYER, or a side empty)."""
+    out = []
+    for pair in pairs:
+        seat, sep, player = (part.strip() for part in pair.partition("="))
+        if not sep or not seat or not player:
+            raise click.BadParameter(f"{pair!r} is not SEAT=PLAYER.", param_hint="--commander")
+        out.append((seat, player))
+    return out
+
+
+def commanders_of(names: list[str], pairs: Sequence[tuple[str, str]]) -> dict[int, str]:
+    """The player commanding each seat the pairs name (a seat's number or name, any case);
+    a seat given two commanders is refused (``bad_commander``).  What a commander may be is
+    the engine's to check (``risk_core.seats.check_commanders``)."""
+    out: dict[int, str] = {}
+    for ref, player in pairs:
+        seat = seat_of(names, ref)
+        if out.setdefault(seat, player) != player:
+            raise SetupError(
+                "bad_commander",
+                f"Seat {names[seat]!r} is given two commanders: {out[seat]!r} and {player!r}.",
+            )
+    return out
 
 
 def player_names(players: str | None, player: tuple[str, ...]) -> list[str]:
@@ -77,6 +108,14 @@ def player_names(players: str | None, player: tuple[str, ...]) -> list[str]:
     metavar="SEAT",
     help="This seat chooses its own defence dice (repeatable); others defend automatically.",
 )
+@click.option(
+    "--commander",
+    "commander_pairs",
+    multiple=True,
+    metavar="SEAT=PLAYER",
+    help="PLAYER commands this seat (repeatable; SEAT a name or number): one player may "
+    "command several seats, e.g. --commander Rex=Republic --commander Cody=Republic.",
+)
 @json_option
 @pass_app
 def new(
@@ -89,15 +128,19 @@ def new(
     scenario: Path | None,
     game_id: str | None,
     ask: tuple[str, ...],
+    commander_pairs: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Start a new game and print its id."""
     names = player_names(players, player)
     options = parse_options(option_pairs)
+    commanders = parse_commanders(commander_pairs)
     backend = app.backend
     if scenario is not None:
         service = app.local_service("--scenario")
-        opening = scenario_events(scenario, rules, names, parse_seed(seed), options, ask)
+        opening = scenario_events(
+            scenario, rules, names, parse_seed(seed), options, ask, commanders
+        )
         started = opening[0]
         assert isinstance(started, GameStarted)
         # Seat names from the opening itself: it also lists neutral seats (the 2p ally).
@@ -108,13 +151,14 @@ def new(
             raise click.UsageError("Name the players with --players or --player.")
         game_id = backend.new_game(
             rules or "classic",
-            seat_infos(names, ask),
+            seat_infos(names, ask, commanders),
             seed=parse_seed(seed),
             options=options,
             game_id=game_id,
         ).game_id
     v = backend.view(game_id, None)
     players_names = [p["name"] for p in v["players"]]
+    commanded = {p["seat"]: p["commander"] for p in v["players"] if p.get("commander")}
     kept = str(profile_path()) if backend.remote else None  # where the seat tokens went
     if as_json:
         echo_json(
@@ -125,12 +169,16 @@ def new(
                 "version": v["version"],
                 "phase": v["phase"],
                 "to_act": v["to_act"],
+                **({"commanders": commanded} if commanded else {}),
                 **({"profile": kept} if kept else {}),
             }
         )
         return
     n = render.Names(load_board(v["board"]), v["players"])
-    seats_text = ", ".join(f"{n.seat(i)} (seat {i})" for i in range(len(players_names)))
+    seats_text = ", ".join(
+        f"{n.seat(i)} (seat {i}" + (f", played by {commanded[i]})" if i in commanded else ")")
+        for i in range(len(players_names))
+    )
     click.echo(f"Created game {game_id} ({v['rules']}): {seats_text}.")
     click.echo(render.status_line(v, n))
     if kept:
@@ -138,11 +186,22 @@ def new(
     click.echo(f"See the board with: risk show {game_id} --as SEAT")
 
 
-def seat_infos(names: list[str], ask: tuple[str, ...]) -> list[str | SeatInfo]:
-    """Player names, with the --ask seats choosing their own defence dice (ENG-06)."""
+def seat_infos(
+    names: list[str], ask: tuple[str, ...], commanders: Sequence[tuple[str, str]]
+) -> list[str | SeatInfo]:
+    """Player names, with the --ask seats choosing their own defence dice (ENG-06) and the
+    --commander seats commanded by their player."""
     asking = {seat_of(names, ref) for ref in ask}
+    commanding = commanders_of(names, commanders)
     return [
-        SeatInfo(name=name, colour=COLOURS[i], policy="ask") if i in asking else name
+        SeatInfo(
+            name=name,
+            colour=COLOURS[i],
+            policy="ask" if i in asking else "auto",
+            commander=commanding.get(i, msgspec.UNSET),
+        )
+        if i in asking or i in commanding
+        else name
         for i, name in enumerate(names)
     ]
 
@@ -154,6 +213,7 @@ def scenario_events(
     seed: int | str | None,
     options: dict[str, OptionValue],
     ask: tuple[str, ...],
+    commanders: Sequence[tuple[str, str]],
 ) -> list[Event]:
     """The opening events of a scenario file, command-line flags taking precedence."""
     suffix = path.suffix.lower()
@@ -164,12 +224,19 @@ def scenario_events(
         parsed, ruleset=rules, players=names or None, seed=seed, options=options
     )
     started = opening[0]
-    if ask and isinstance(started, GameStarted):
-        asking = {seat_of([p.name for p in started.players], ref) for ref in ask}
+    if (ask or commanders) and isinstance(started, GameStarted):
+        seat_names = [p.name for p in started.players]
+        asking = {seat_of(seat_names, ref) for ref in ask}
+        commanding = commanders_of(seat_names, commanders)
         seats = tuple(
-            msgspec.structs.replace(p, policy="ask") if i in asking else p
+            msgspec.structs.replace(
+                p,
+                policy="ask" if i in asking else p.policy,
+                commander=commanding.get(i, p.commander),
+            )
             for i, p in enumerate(started.players)
         )
+        check_commanders(seats)  # the opening is made: the engine checked it without them
         opening[0] = msgspec.structs.replace(started, players=seats)
     return opening
 
@@ -213,11 +280,16 @@ def show(app: App, game_id: str, as_seat: str | None, at: int | None, as_json: b
     Without --as (or RISK_SEAT) you are a spectator and see no hand or mission.
     """
     v = app.backend.view(game_id, as_seat, at=at)
-    seat = None if as_seat is None else seat_of([p["name"] for p in v["players"]], as_seat)
     if as_json:
         echo_json({"game_id": game_id, **v})
     else:
-        click.echo(render.board_text(game_id, v, load_board(v["board"]), seat))
+        click.echo(render.board_text(game_id, v, load_board(v["board"]), viewer_seats(v, as_seat)))
+
+
+def viewer_seats(v: dict[str, Any], ref: str | None) -> list[int] | None:
+    """The seats whose secrets ``--as ref`` shows in the view ``v``: a seat, or all a player's
+    seats (``risk_cli.common.seats_named``); None for a spectator."""
+    return None if ref is None else seats_named(named_in_view(v["players"]), ref)
 
 
 @click.command()

@@ -24,9 +24,8 @@ from risk_cli.common import (
     game_argument,
     json_option,
     pass_app,
-    seat_of,
 )
-from risk_cli.games import parse_seed
+from risk_cli.games import parse_seed, viewer_seats
 from risk_core import RiskError, load_board
 from risk_core.views import view
 from risk_service import history
@@ -97,7 +96,7 @@ def replay(
         raise RiskError(
             "bad_version", f"Game {game_id} has {len(events)} events: no version {start}."
         )
-    seat = None if as_seat is None else seat_of([p["name"] for p in final["players"]], as_seat)
+    seats = viewer_seats(final, as_seat)
     if as_json:
         echo_json(
             {
@@ -115,7 +114,7 @@ def replay(
 
         def board(version: int) -> str:
             v = backend.view(game_id, as_seat, at=version)
-            return render.board_text(game_id, v, names.board, seat)
+            return render.board_text(game_id, v, names.board, seats)
 
         _step_through(events, start, names, board)
     else:

@@ -1,4 +1,12 @@
-"""The ``risk`` command group: global options, error translation, and the command list."""
+"""The ``risk`` command group: global options, error translation, and the command list.
+
+The command list is the core verbs, then every rule family's own (``risk_cli.families``).
+Plug-in families (``RISK_FAMILIES``, the ``risk.families`` entry points) are loaded when the
+service is first imported (``risk_service.mapper``), which the imports below do.  Either
+failing is reported as ``Error: <message> [<code>]`` with status 1, like any other error, never
+as a traceback: a plug-in that cannot be imported ends the program here (nothing can run
+without the service); a family whose verbs or texts cannot be added fails every invocation.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +14,26 @@ from typing import Any
 
 import click
 
-from risk_cli import audit, catalogue, demo, games, history, moves, napoleon_moves, service
-from risk_cli.common import App
 from risk_core import RiskError
+
+try:
+    from risk_cli import audit, catalogue, demo, families, games, history, moves, service
+    from risk_cli.common import App
+except RiskError as err:  # a plug-in family that cannot be loaded
+    raise SystemExit(f"Error: {err.message} [{err.code}]") from None
 
 
 class RiskGroup(click.Group):
     """A group that reports engine and service errors as ``Error: <message> [<code>]``."""
+
+    # Why the rule families' verbs could not be added; then every invocation reports it.
+    family_error: RiskError | None = None
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if self.family_error is not None:
+            err = self.family_error
+            raise click.ClickException(f"{err.message} [{err.code}]")
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -62,7 +83,6 @@ for command in (
     moves.occupy,
     moves.fortify,
     moves.end,
-    *napoleon_moves.COMMANDS,
     moves.submit,
     moves.bot,
     games.log,
@@ -86,3 +106,8 @@ for command in (
     service.join,
 ):
     cli.add_command(command)
+
+try:
+    families.install(cli)  # every rule family's verbs and event texts, after the core's
+except RiskError as err:  # reported when `risk` runs: importing this module does not fail
+    cli.family_error = err

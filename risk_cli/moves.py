@@ -98,7 +98,7 @@ def place(
 def card_ids(board: Board, hand: list[int], refs: tuple[str, ...]) -> tuple[int, ...]:
     """Cards by id, by territory name, or "joker" (each joker named takes the next one held)."""
     chosen: list[int] = []
-    jokers = [c for c in hand if c >= len(board.territories)]
+    jokers = [c for c in hand if board.card(c).symbol == "joker"]
     for ref in refs:
         if ref.isdigit():
             chosen.append(int(ref))
@@ -108,7 +108,11 @@ def card_ids(board: Board, hand: list[int], refs: tuple[str, ...]) -> tuple[int,
                 raise RuleError("not_in_hand", "You hold no (further) joker.")
             chosen.append(free[0])
         else:
-            chosen.append(board.find(ref))  # a territory card's id is the territory's index
+            t = board.find(ref)
+            card = next((c for c in hand if board.card_territory(c) == t), None)
+            if card is None:
+                raise RuleError("not_in_hand", f"You hold no card of {board.name(t)}.")
+            chosen.append(card)
     return tuple(chosen)
 
 

@@ -1,13 +1,20 @@
-"""Moves that only the Napoléon variants have: influence and allies (napoleon-2p active),
-mission announcements (napoleon-mission) and defender designation (napoleon-teams)."""
+"""The Napoléon families' command line: their verbs and the log text of their events.
+
+Influence and allies (napoleon-2p active), mission announcements (napoleon-mission) and defender
+designation (napoleon-teams).  The three rule sets name this module in ``cli_module``;
+``risk_cli.families`` adds its ``COMMANDS`` to ``risk`` and its ``EVENT_TEXT`` to the log.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import click
 
 from risk_cli.backend import JsonDict
 from risk_cli.common import App, as_option, game_argument, json_option, pass_app
 from risk_cli.moves import MOVE_AS, card_ids, run_move, territory
+from risk_cli.render import Names, plural
 from risk_core import Board, Command, RuleError
 from risk_core.rulesets.napoleon_2p import AllyManeuver, EndPhase, GiveCard, ReinforceAlly
 from risk_core.rulesets.napoleon_mission import ClaimMission
@@ -132,4 +139,54 @@ def designate(app: App, game_id: str, member: str, as_seat: str | None, as_json:
     )
 
 
-COMMANDS = (give, reinforce_ally, ally_move, end_phase, claim, designate)
+COMMANDS: list[click.Command] = [give, reinforce_ally, ally_move, end_phase, claim, designate]
+
+
+# --------------------------------------------------------------------------- event texts
+def _status(ally_of: int | None, n: Names) -> str:
+    return "neutral" if ally_of is None else f"allied to {n.seat(ally_of)}"
+
+
+EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
+    # napoleon-2p (active independents)
+    "card_given": lambda d, n: (
+        f"{n.seat(d['seat'])} gives {n.card(d['card'])} to {n.seat(d['independent'])}, "
+        f"now {_status(d['ally_of'], n)}."
+    ),
+    "influence_ended": lambda d, n: f"{n.seat(d['seat'])} ends the influence step.",
+    "ally_reinforcement_chosen": lambda d, n: (
+        f"{n.seat(d['seat'])} will roll reinforcements for {n.seat(d['ally'])}."
+    ),
+    "ally_reinforcements_rolled": lambda d, n: (
+        "; ".join(
+            f"{n.seat(a)} receives {plural(f, 'regiment')}"
+            for a, f in zip(d["allies"], d["faces"], strict=False)
+        )
+        + "."
+    ),
+    "status_rolled": lambda d, n: (
+        f"Status die for {n.seat(d['independent'])}: {d['face']}; now {_status(d['ally_of'], n)}."
+    ),
+    "ally_maneuvers_opened": lambda d, n: (
+        f"Allied maneuvers: {', '.join(n.seat(a) for a in d['allies'])}."
+    ),
+    "ally_maneuvered": lambda d, n: (
+        f"{n.seat(d['ally'])} moves {plural(d['count'], 'regiment')} from {n.t(d['origin'])} "
+        f"to {n.t(d['target'])}."
+    ),
+    # napoleon-mission
+    "mission_hands_dealt": lambda d, n: "Each player receives four secret missions.",
+    "mission_achieved": lambda d, n: (
+        f"{n.seat(d['seat'])} achieves a mission: {n.mission(d['mission'])}."
+    ),
+    "mission_revealed": lambda d, n: (
+        f"{n.seat(d['seat'])} reveals the last mission: {n.mission(d['mission'])}."
+    ),
+    # napoleon-teams
+    "defender_designated": lambda d, n: (
+        f"{n.seat(d['seat'])} lets {n.seat(d['member'])} defend this battle."
+    ),
+    "hand_passed": lambda d, n: (
+        f"{n.seat(d['seat'])} passes the team's cards to {n.seat(d['to'])}."
+    ),
+}

@@ -7,12 +7,12 @@ so a renderer cannot leak a hand or a mission it was not given.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import click
 
-from risk_core import Board
+from risk_core import Board, SetupError
 
 JsonDict = dict[str, Any]
 
@@ -33,6 +33,7 @@ class Names:
     def __init__(self, board: Board, players: Sequence[JsonDict]) -> None:
         self.board = board
         self.players = list(players)
+        self.rounds: int | None = None  # the rounds played, once ``rounds_completed`` is told
 
     def seat(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.players):
@@ -46,9 +47,7 @@ class Names:
     def card(self, c: int | None) -> str:
         if c is None:
             return "a card"
-        if c >= len(self.board.territories):
-            return "joker"
-        return f"{self.board.name(c)} ({self.board.card_symbols[c]})"
+        return self.board.card_label(c)
 
     def cards(self, cards: Sequence[int]) -> str:
         return ", ".join(self.card(c) for c in cards)
@@ -63,13 +62,50 @@ def plural(n: int, one: str, many: str | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- events
+EventText = Callable[[JsonDict, Names], str]
+
+
 def event_line(d: JsonDict, n: Names) -> str:
-    """One readable sentence for a visible event (``risk_core.views.visible_event``)."""
+    """One readable sentence for a visible event (``risk_core.views.visible_event``).
+
+    A rule family's event is told by its family's text (``add_event_texts``); an event no text
+    is known for, or one its family's text cannot read, by ``generic_line``.
+    """
     fmt = _EVENT_TEXT.get(d["type"])
-    if fmt is None:  # an event of a rule family this renderer does not know yet
-        rest = ", ".join(f"{k}={v}" for k, v in d.items() if k != "type")
-        return f"{d['type']}: {rest}"
-    return fmt(d, n)
+    if fmt is not None:
+        return fmt(d, n)
+    family = _FAMILY_TEXT.get(d["type"])
+    if family is not None:
+        try:
+            return family[1](d, n)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            pass  # a family text that does not fit the event: say it plainly rather than fail
+    return generic_line(d)
+
+
+def generic_line(d: JsonDict) -> str:
+    """An event as its tag and fields, for one that has no text of its own."""
+    rest = ", ".join(f"{k}={v}" for k, v in d.items() if k != "type")
+    return f"{d['type']}: {rest}"
+
+
+def add_event_texts(texts: Mapping[str, EventText], owner: str) -> None:
+    """Add a rule family's event texts (``owner``: its module, named in errors).
+
+    Raises ``SetupError("family_clash")``, adding nothing, when a tag already has another text.
+    """
+    for tag, fmt in texts.items():
+        if tag in _EVENT_TEXT:
+            home = "the core texts"
+        elif tag in _FAMILY_TEXT and _FAMILY_TEXT[tag][1] is not fmt:
+            home = _FAMILY_TEXT[tag][0]
+        else:
+            continue
+        raise SetupError(
+            "family_clash",
+            f"{owner} gives a text for the event {tag!r}, which already has one ({home}).",
+        )
+    _FAMILY_TEXT.update({tag: (owner, fmt) for tag, fmt in texts.items()})
 
 
 def _started(d: JsonDict, n: Names) -> str:
@@ -196,11 +232,31 @@ def _drawn(d: JsonDict, n: Names) -> str:
 def _won(d: JsonDict, n: Names) -> str:
     if d["reason"] == "mission":
         return f"{n.seat(d['seat'])} wins by completing the mission: {n.mission(d['mission'])}."
+    if d["reason"] == "score":
+        return _won_on_score(d, n)
     how = "conquering the world" if d["reason"] == "conquest" else "being the last standing"
     return f"{n.seat(d['seat'])} wins by {how}."
 
 
-_EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
+def _won_on_score(d: JsonDict, n: Names) -> str:
+    """The winner, the rounds played (known from the ``rounds_completed`` line before, when
+    rendered in order) and every seat's score, highest first (neutral seats left out)."""
+    scores = d.get("scores") or []
+    order = sorted(
+        (s for s in range(len(scores)) if s < len(n.players) and not n.players[s]["neutral"]),
+        key=lambda s: (s != d["seat"], -scores[s], s),
+    )
+    table = ", ".join(f"{n.players[s]['name']} {scores[s]}" for s in order)
+    after = f" after {plural(n.rounds, 'round')}" if n.rounds else ""
+    return f"{n.seat(d['seat'])} wins on the score{after}" + (f" ({table})." if table else ".")
+
+
+def _rounds_completed(d: JsonDict, n: Names) -> str:
+    n.rounds = d["rounds"]
+    return f"The last of {plural(d['rounds'], 'round')} is over: the score decides."
+
+
+_EVENT_TEXT: dict[str, EventText] = {
     "game_started": _started,
     "dice_scripted": lambda d, n: f"The next {plural(d['count'], 'die face')} are scripted.",
     "first_player": _first,
@@ -222,48 +278,8 @@ _EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     "card_drawn": _drawn,
     "turn_ended": lambda d, n: f"{n.seat(d['seat'])} ends the turn.",
     "position_set": lambda d, n: f"The scenario's position is set; {n.seat(d['first'])} starts.",
+    "rounds_completed": _rounds_completed,
     "game_won": _won,
-    # napoleon-2p (active independents)
-    "card_given": lambda d, n: (
-        f"{n.seat(d['seat'])} gives {n.card(d['card'])} to {n.seat(d['independent'])}, "
-        f"now {_status(d['ally_of'], n)}."
-    ),
-    "influence_ended": lambda d, n: f"{n.seat(d['seat'])} ends the influence step.",
-    "ally_reinforcement_chosen": lambda d, n: (
-        f"{n.seat(d['seat'])} will roll reinforcements for {n.seat(d['ally'])}."
-    ),
-    "ally_reinforcements_rolled": lambda d, n: (
-        "; ".join(
-            f"{n.seat(a)} receives {plural(f, 'regiment')}"
-            for a, f in zip(d["allies"], d["faces"], strict=False)
-        )
-        + "."
-    ),
-    "status_rolled": lambda d, n: (
-        f"Status die for {n.seat(d['independent'])}: {d['face']}; now {_status(d['ally_of'], n)}."
-    ),
-    "ally_maneuvers_opened": lambda d, n: (
-        f"Allied maneuvers: {', '.join(n.seat(a) for a in d['allies'])}."
-    ),
-    "ally_maneuvered": lambda d, n: (
-        f"{n.seat(d['ally'])} moves {plural(d['count'], 'regiment')} from {n.t(d['origin'])} "
-        f"to {n.t(d['target'])}."
-    ),
-    # napoleon-mission
-    "mission_hands_dealt": lambda d, n: "Each player receives four secret missions.",
-    "mission_achieved": lambda d, n: (
-        f"{n.seat(d['seat'])} achieves a mission: {n.mission(d['mission'])}."
-    ),
-    "mission_revealed": lambda d, n: (
-        f"{n.seat(d['seat'])} reveals the last mission: {n.mission(d['mission'])}."
-    ),
-    # napoleon-teams
-    "defender_designated": lambda d, n: (
-        f"{n.seat(d['seat'])} lets {n.seat(d['member'])} defend this battle."
-    ),
-    "hand_passed": lambda d, n: (
-        f"{n.seat(d['seat'])} passes the team's cards to {n.seat(d['to'])}."
-    ),
     "branched": lambda d, n: f"This game branches from {d['parent']} after version {d['version']}.",
     "dice_reseeded": lambda d, n: (
         f"The dice take a new secret seed (commitment {d['commitment']})."
@@ -274,31 +290,17 @@ _EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
 }
 
 
-def _status(ally_of: int | None, n: Names) -> str:
-    return "neutral" if ally_of is None else f"allied to {n.seat(ally_of)}"
+# Texts of rule families' events, by tag: (the module that gave it, the text).
+_FAMILY_TEXT: dict[str, tuple[str, EventText]] = {}
 
 
 # --------------------------------------------------------------------------- board
-PHASE_TEXT = {
-    "influence": "give cards to independents, or end the influence step",
-    "ally_maneuver": "maneuver the allies, or end the turn",
-    "setup": "place starting armies",
-    "reinforce": "trade cards and place reinforcements",
-    "ally_place": "place the ally's armies",
-    "attack": "attack, fortify or end the turn",
-    "defend": "choose defence dice",
-    "occupy": "move armies into the conquered territory",
-    "elim_trade": "trade the cards taken and place the armies",
-    "over": "the game is over",
-}
-
-
 def status_line(v: JsonDict, n: Names) -> str:
-    """Who must do what now."""
+    """Who must do what now (the rule set's text for the phase, ``phase_text``)."""
     if v["winner"] is not None:
         return f"{n.seat(v['winner'])} has won."
     seat = v["to_act"]
-    todo = PHASE_TEXT.get(v["phase"]) or str(v["phase"])
+    todo = v.get("phase_text") or str(v["phase"])
     if v["phase"] in ("reinforce", "elim_trade") and v["reserve"]:
         todo += f" ({v['reserve']} to place)"
     elif v["phase"] == "ally_place":
@@ -314,8 +316,9 @@ def status_line(v: JsonDict, n: Names) -> str:
     return f"{n.seat(seat)} (seat {seat}) to act: {todo}."
 
 
-def board_text(game_id: str, v: JsonDict, board: Board, viewer: int | None) -> str:
-    """The whole board grouped by continent, the players, and the viewer's secrets."""
+def board_text(game_id: str, v: JsonDict, board: Board, viewer: int | Sequence[int] | None) -> str:
+    """The whole board grouped by continent, the players, and the viewer's secrets: those of
+    each of its seats (one seat, a player's seats; None: a spectator, who has none)."""
     n = Names(board, v["players"])
     where = f"round {v['round']}, turn {v['turn']}" if v["turn"] else "setup"
     lines = [
@@ -334,8 +337,8 @@ def board_text(game_id: str, v: JsonDict, board: Board, viewer: int | None) -> s
             cell = v["territories"][terr.id]
             owner = n.seat(cell["owner"]) if cell["owner"] >= 0 else "unclaimed"
             lines.append(f"  {terr.name_en:<{width}}{cell['armies']:>4}  {owner}")
-    if viewer is not None:
-        lines += ["", *secrets_text(v["players"][viewer], n)]
+    for seat in [viewer] if isinstance(viewer, int) else viewer or ():
+        lines += ["", *secrets_text(v["players"][seat], n)]
     return "\n".join(lines)
 
 
@@ -360,13 +363,27 @@ def _players_table(v: JsonDict, n: Names) -> str:
 
 
 def secrets_text(player: JsonDict, n: Names) -> list[str]:
-    """The viewer's own hand and mission."""
+    """One of the viewer's seats' secrets, headed by the seat's name: its hand, its mission and
+    a family's secret missions (napoleon-mission's ``missions``, achieved ones marked)."""
     hand = player.get("hand") or []
     cards = ", ".join(f"[{c['id']}] {n.card(c['id'])}" for c in hand) or "no cards"
-    lines = [f"Your hand ({player['name']}): {cards}"]
+    commander = player.get("commander")
+    played = f", played by {commander}" if commander else ""
+    lines = [
+        f"{n.seat(player['seat'])} (seat {player['seat']}{played}):",
+        f"  Your hand ({player['name']}): {cards}",
+    ]
     mission = player.get("mission")
     if mission:
-        lines.append(f"Your mission: {mission['text_en']}")
+        lines.append(f"  Your mission: {mission['text_en']}")
+    missions = player.get("missions")
+    if missions:
+        achieved = {m["id"] for m in player.get("achieved") or ()}
+        lines.append("  Your missions:")
+        lines += [
+            f"    - {m['text_en']}" + (" (achieved)" if m["id"] in achieved else "")
+            for m in missions
+        ]
     return lines
 
 
@@ -412,7 +429,14 @@ def rules_text(info: JsonDict) -> str:
         lines.append(
             textwrap.fill(opt["doc"], 92, initial_indent=" " * 8, subsequent_indent=" " * 8)
         )
+    lines += ["  phases (what the seat to act does):", *phases_text(info["phases"], 4)]
     return "\n".join(lines)
+
+
+def phases_text(phases: dict[str, str], indent: int) -> list[str]:
+    """One line per phase: its name and what the seat to act does in it."""
+    width = max(map(len, phases), default=0) + 2
+    return [f"{' ' * indent}{name:<{width}}{text}" for name, text in phases.items()]
 
 
 def _show(value: Any) -> str:

@@ -553,6 +553,18 @@ class Board:
         """Territory index named by card ``i``, or None (jokers, cards naming no territory)."""
         return self.card(i).territory
 
+    def card_label(self, i: int) -> str:
+        """How a card reads: its territory and symbol, else its symbol (a joker), kind or stars."""
+        card = self.card(i)
+        if card.territory is not None:
+            return f"{self.name(card.territory)} ({card.symbol})"
+        label = card.kind or card.symbol or f"card {i}"
+        return f"{label} ({card.stars} stars)" if card.stars else label
+
+    def territory_card(self, t: int, deck: str = "main") -> int | None:
+        """The card of ``deck`` naming territory ``t``, if there is one."""
+        return next((c.id for c in self.cards if c.territory == t and c.deck == deck), None)
+
     def deck_cards(self, deck: str) -> list[int]:
         """Ids of the cards in ``deck``, in id order; :class:`BoardError` ``unknown_deck``."""
         found = self._deck_cards.get(deck)
@@ -661,9 +673,30 @@ def board_names() -> list[str]:
     return sorted(p.name for p in BOARDS_DIR.iterdir() if (p / "board.json").is_file())
 
 
+_FAMILY_BOARDS: dict[str, Board] = {}  # boards of rule families kept outside ``boards/``
+
+
+def add_family_board(path: str | os.PathLike[str]) -> Board:
+    """Load a rule family's own board folder and make it known by its id to ``load_board``
+    (a plug-in family ships its board beside its code: ``RuleSet.board_dir``).
+
+    Raises :class:`BoardError` ``board_exists`` when another board already has that id.
+    """
+    board = load_board_dir(path)
+    known = _FAMILY_BOARDS.get(board.id)
+    clash = known is not None and known.content_hash != board.content_hash
+    if clash or board.id in board_names():
+        raise BoardError("board_exists", f"A different board {board.id!r} is already known.")
+    _FAMILY_BOARDS[board.id] = board
+    return board
+
+
 @functools.cache
 def load_board(name: str) -> Board:
-    """The shipped board ``name`` (cached: boards are immutable); raises :class:`BoardError`."""
+    """The board ``name``: a shipped one, or a family's own once its rule set has loaded it
+    (cached: boards are immutable); raises :class:`BoardError`."""
+    if name in _FAMILY_BOARDS:
+        return _FAMILY_BOARDS[name]
     names = board_names()
     # Checking membership first also keeps names like "../x" from reaching the filesystem.
     if name not in names:

@@ -129,6 +129,7 @@ class RuleSetInfo(msgspec.Struct, frozen=True, kw_only=True):
     max_players: int
     player_counts: tuple[int, ...]  # the counts a game can start with (teams: 4 or 6)
     options: dict[str, Any]
+    phases: dict[str, str]  # every phase, with what the seat to act does in it
 
 
 def list_rulesets() -> list[RuleSetInfo]:
@@ -147,6 +148,7 @@ def list_rulesets() -> list[RuleSetInfo]:
                     n for n in range(rs.min_players, rs.max_players + 1) if rs.allows_players(n)
                 ),
                 options={k: msgspec.to_builtins(v) for k, v in rs.options.items()},
+                phases=dict(rs.phases),
             )
         )
     return out

@@ -40,13 +40,26 @@ C = TypeVar("C", bound=type[Command])
 E = TypeVar("E", bound="type[Event]")
 
 
+_ON_NEW_TYPE: list[Callable[[type[Any]], None]] = []
+
+
+def on_new_type(hook: Callable[[type[Any]], None]) -> None:
+    """Call ``hook(cls)`` for every command or event type registered from now on (a union built
+    from the registry may refuse types that come too late for it)."""
+    _ON_NEW_TYPE.append(hook)
+
+
 def command(cls: C) -> C:
+    for hook in _ON_NEW_TYPE:
+        hook(cls)
     COMMAND_TYPES.append(cls)
     _decoders.clear()
     return cls
 
 
 def event(cls: E) -> E:
+    for hook in _ON_NEW_TYPE:
+        hook(cls)
     EVENT_TYPES.append(cls)
     _decoders.clear()
     return cls
@@ -447,32 +460,42 @@ class FamilyState(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     """
 
 
-def _copier_source(cls: type[msgspec.Struct], name: str, helpers: dict[str, str]) -> str:
-    """Source of ``name(s)``: a shallow copy of ``s`` whose list fields are copied too.
-
-    Generated from the Struct's own field types, so a field added to ``GameState`` or
-    ``Player`` is copied without anyone keeping a list in step.  A list of Structs is copied
-    element by element with that Struct's copier (``helpers``: type name -> copier name);
-    dicts are shared (options are never mutated) and everything else is immutable.
-    """
-    lines = [f"def {name}(s):", "    new = s.__copy__()"]
+def _list_fields(cls: type[msgspec.Struct]) -> list[tuple[str, Any]]:
+    """(name, item type) of every list field of a Struct, from its own annotations."""
+    out = []
     for field in msgspec.structs.fields(cls):
-        if get_origin(field.type) is not list:
-            continue
-        (item,) = get_args(field.type)
-        inner = helpers.get(getattr(item, "__name__", ""))
-        if inner:
-            lines.append(f"    new.{field.name} = [{inner}(x) for x in s.{field.name}]")
+        if get_origin(field.type) is list:
+            (item,) = get_args(field.type)
+            out.append((field.name, item))
+    return out
+
+
+def _copier_source() -> str:
+    """Source of ``copy_state(s)``: a shallow copy of ``s`` whose list fields are copied too,
+    and each ``Player`` of ``players`` with its own list fields.
+
+    Generated from the Structs' field types, so a field added to ``GameState`` or ``Player`` is
+    copied without anyone keeping a list in step; written out flat because a copy is made for
+    every ``decide`` (a loop over field names, or a call per player, costs measurably more).
+    Dicts are shared (options are never mutated) and everything else is immutable.
+    """
+    lines = ["def copy_state(s):", "    new = s.__copy__()"]
+    for name, item in _list_fields(GameState):
+        if item is Player:
+            lines += [f"    {name} = []", f"    for x in s.{name}:", "        y = x.__copy__()"]
+            lines += [f"        y.{f} = x.{f}[:]" for f, _ in _list_fields(Player)]
+            lines += [f"        {name}.append(y)", f"    new.{name} = {name}"]
+        elif isinstance(item, type) and issubclass(item, msgspec.Struct):
+            raise TypeError(f"GameState.{name}: a list of {item.__name__} needs its own copy")
         else:
-            lines.append(f"    new.{field.name} = s.{field.name}[:]")
+            lines.append(f"    new.{name} = s.{name}[:]")
     lines.append("    return new")
     return "\n".join(lines)
 
 
 def _make_copy_state() -> Callable[[GameState], GameState]:
     namespace: dict[str, Any] = {}
-    exec(_copier_source(Player, "_copy_player", {}), namespace)  # noqa: S102 - generated above
-    exec(_copier_source(GameState, "copy_state", {"Player": "_copy_player"}), namespace)  # noqa: S102
+    exec(_copier_source(), namespace)  # noqa: S102 - our own generated source, see above
     fn: Callable[[GameState], GameState] = namespace["copy_state"]
     fn.__doc__ = "A copy of a state that shares nothing mutable with it (a few list copies)."
     return fn

@@ -1,9 +1,9 @@
 """Scenario files: start a game from a set position (TOML or JSON).
 
 A scenario names every territory's owner and armies, and optionally hands, missions, whose turn
-it is, the phase, and the next dice faces.  It becomes ordinary opening events
-(``game_started``, ``position_set``, ``turn_started``), so a scenario game is replayed, branched
-and audited like any other.  Example (TOML)::
+it is, the phase, the next dice faces and the rule family's own facts (``[family]``).  It
+becomes ordinary opening events (``game_started``, ``position_set``, ``turn_started``), so a
+scenario game is replayed, branched and audited like any other.  Example (TOML)::
 
     ruleset = "classic"
     players = ["Ann", "Bob", "Cy"]
@@ -26,6 +26,31 @@ and audited like any other.  Example (TOML)::
 
     [missions]               # classic only; default: dealt at random
     Bob = "asia_africa"
+
+A ``[family]`` table sets the rule family's own facts (``RuleSet.scenario_family``; seats by
+number or name).  Each family reads its own keys::
+
+    # napoleon-2p (option independents = "active"): each independent's allegiance
+    [family.allies]
+    Green = "Ann"            # a player (name or seat), or "neutral"
+    Yellow = "neutral"
+
+    # napoleon-mission: every seat's four missions (one per rank), then no deal follows
+    [family.missions]
+    Ann = ["caporal_manche", "capitaine_italie", "general_3_capitales", "empereur_5_capitales"]
+    # ... every seat
+    [family.achieved]        # optional: objectives already announced (public)
+    Ann = ["caporal_manche"]
+
+    # napoleon-teams: territories holding several teammates' regiments
+    [family.stacks]
+    paris = { Ann = 3, Cy = 2 }
+
+A territory several seats occupy (napoleon-teams' stacks) may be left out of
+``[territories]``: its armies are the stack's total and its owner the seat with strictly the
+most regiments there, nobody on a tie (NAP-TEAM-04).  Listed anyway, its armies must be that
+total and its owner one of the stack's seats.  The position, family facts included, must keep
+the rule set's invariants (``RuleSet.check_invariants``), else ``bad_scenario``.
 """
 
 from __future__ import annotations
@@ -34,9 +59,10 @@ import tomllib
 from typing import Any, Literal
 
 import msgspec
+from msgspec import UNSET
 
 from risk_core.errors import RiskError
-from risk_core.model import Event, OptionValue, PositionSet
+from risk_core.model import Event, GameStarted, GameState, OptionValue, PositionSet, SeatInfo
 from risk_core.rng import Rng, normalise_seed
 from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.base import RuleSet
@@ -61,6 +87,7 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hands: dict[str, list[str]] = {}
     missions: dict[str, str] = {}
     trades: int = 0
+    family: dict[str, Any] = {}
 
 
 def bad(message: str) -> RiskError:
@@ -99,6 +126,8 @@ def scenario_opening(
     seed64 = normalise_seed(chosen_seed)
 
     def seat(ref: int | str) -> int:
+        if isinstance(ref, str) and ref.isdigit():
+            ref = int(ref)
         if isinstance(ref, int):
             if 0 <= ref < len(seats):
                 return ref
@@ -116,11 +145,18 @@ def scenario_opening(
         owners[t], armies[t] = seat(holding.owner), holding.armies
         if holding.armies < 1:
             raise bad(f"{board.name(t)} needs at least 1 army.")
-    missing = [board.territories[t].id for t, o in enumerate(owners) if o < 0]
+    family = rs.scenario_family(scenario.family, seats, seat) if scenario.family else UNSET
+    probe = rs.initial_state(rs.game_started(names, seed64, opts))
+    probe.owner, probe.armies = owners, armies  # the same lists: ``_shared`` settles them
+    if family is not UNSET:
+        probe.family = family
+    shared = _shared(rs, probe, seats)
+    missing = [board.territories[t].id for t, o in enumerate(owners) if o < 0 and t not in shared]
     if missing:
         raise bad(f"Territories without an owner: {', '.join(missing)}.")
+    present = {s for t in range(len(owners)) for s in rs.occupants(probe, t)}
     for i, s in enumerate(seats):
-        if not s.neutral and i not in owners:
+        if not s.neutral and i not in present:
             raise bad(f"{s.name} owns no territory.")
 
     hands = [_hand(rs, cards) for cards in _per_seat(scenario.hands, seat, len(seats), [])]
@@ -129,7 +165,7 @@ def scenario_opening(
         raise bad("A card is in two hands.")
     missions = _missions(rs, scenario, seat, len(seats), seed64)
     rng = Rng(seed64, 1 << 32)  # a stream position far from the game's own draws
-    deck = rng.shuffle([c for c in range(len(board.card_symbols)) if c not in held])
+    deck = rng.shuffle([c for c in board.deck_cards("main") if c not in held])
     position = PositionSet(
         owners=tuple(owners),
         armies=tuple(armies),
@@ -140,6 +176,8 @@ def scenario_opening(
         trades=scenario.trades,
         first=seat(scenario.current),
         rng=0,
+        # JSON's own shapes (string keys), so the event equals itself read back from a store.
+        family=UNSET if family is UNSET else msgspec.to_builtins(family, str_keys=True),
     )
     events = rs.start_position(
         names,
@@ -151,7 +189,45 @@ def scenario_opening(
         income=0 if scenario.phase == "attack" else None,
         dice_script=scenario.dice,
     )
+    _check_position(rs, events)
     return name, [s.name for s in seats if not s.neutral], events
+
+
+def _shared(rs: RuleSet, probe: GameState, seats: list[SeatInfo]) -> set[int]:
+    """Settle the territories several seats occupy (the family's ``occupants``: napoleon-teams'
+    stacks) in ``probe``: armies their total, owner the seat with strictly the most units,
+    nobody (-1) on a tie (NAP-TEAM-04).  A ``[territories]`` entry for one must agree."""
+    shared = set()
+    for t in range(rs.n_territories):
+        units = dict(rs.occupants(probe, t))
+        if len(units) < 2:
+            continue
+        total, given = sum(units.values()), probe.owner[t]
+        if given >= 0 and (given not in units or probe.armies[t] != total):
+            stack = ", ".join(f"{seats[s].name} {n}" for s, n in units.items())
+            raise bad(
+                f"{rs.board.name(t)}: [territories] says {seats[given].name} with "
+                f"{probe.armies[t]}, but its stack is {stack} ({total} in all); list the total "
+                "and one of the stack's seats, or leave it out of [territories]."
+            )
+        top = max(units.values())
+        leaders = [s for s, n in units.items() if n == top]
+        probe.owner[t] = leaders[0] if len(leaders) == 1 else -1
+        probe.armies[t] = total
+        shared.add(t)
+    return shared
+
+
+def _check_position(rs: RuleSet, events: list[Event]) -> None:
+    """The opening replays to a state that keeps the rule set's invariants."""
+    started = events[0]
+    assert isinstance(started, GameStarted)
+    state = rs.initial_state(started)
+    for ev in events[1:]:
+        rs.apply(state, ev)
+    problems = rs.check_invariants(state)
+    if problems:
+        raise bad(f"The position breaks {rs.name}'s rules: {'; '.join(problems)}.")
 
 
 def _per_seat(mapping: dict[str, Any], seat: Any, n: int, empty: Any) -> list[Any]:
@@ -163,7 +239,8 @@ def _per_seat(mapping: dict[str, Any], seat: Any, n: int, empty: Any) -> list[An
 
 def _hand(rs: RuleSet, cards: list[str]) -> list[int]:
     board, out = rs.board, []
-    jokers = [c for c, s in enumerate(board.card_symbols) if s == "joker"]
+    main = board.deck_cards("main")  # a family's other decks are its own business
+    jokers = [c for c in main if board.card(c).symbol == "joker"]
     for name in cards:
         if name.lower() == "joker":
             free = [j for j in jokers if j not in out]
@@ -171,7 +248,10 @@ def _hand(rs: RuleSet, cards: list[str]) -> list[int]:
                 raise bad("More jokers than the deck has.")
             out.append(free[0])
         else:
-            out.append(board.find(name))
+            card = board.territory_card(board.find(name))
+            if card is None:
+                raise bad(f"No card names {board.name(board.find(name))}.")
+            out.append(card)
     return out
 
 

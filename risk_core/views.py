@@ -1,4 +1,4 @@
-"""What one seat may see (ENG-07): a per-seat view of the state, and events with secrets removed.
+"""What a seat or a player may see (ENG-07): a view of the state, and events with secrets removed.
 
 Hands and missions are private to their seat; hand sizes are public.  The seed and the order of
 the draw pile are private to everyone, since either would let a seat predict dice and draws.
@@ -8,12 +8,18 @@ state shows through the rule set's view hooks (``view_extra``, ``seat_view``,
 Both functions return plain builtins (dicts, lists, ints, strings) ready for JSON, so the
 service and the command line can hand them out without further filtering.
 
-``seat=None`` is a spectator: it sees what every seat sees and nothing private.
+The viewer is a seat, a collection of seats (a player commanding several armies,
+``risk_core.seats.seats_of``), or None (a spectator: what every seat sees, nothing private).
+A player sees what any of its seats sees, and nothing more.  The hooks (``view_extra``,
+``seat_view``, ``Event.redact``) always receive one seat (or None) as the viewer: for a player
+they are called once per seat of theirs and the results are united (``union``).  So a hook
+must hide a secret by leaving its key out or setting it to None; any other placeholder would
+be taken for a value when several seats' results are united.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 import msgspec
@@ -23,10 +29,47 @@ from risk_core.engine import ruleset_of, to_act
 from risk_core.model import Event, GameState, Seat
 
 JsonDict = dict[str, Any]
+# Who looks: one seat, a player's seats, or None (a spectator).
+Viewer = Seat | Collection[Seat] | None
 
 
-def view(state: GameState, seat: Seat | None) -> JsonDict:
-    """The game as ``seat`` sees it (None: a spectator)."""
+def eyes(viewer: Viewer) -> tuple[Seat | None, ...]:
+    """The seats through whose eyes ``viewer`` looks, in seat order; (None,) for a spectator
+    (None or no seat)."""
+    if viewer is None:
+        return (None,)
+    if isinstance(viewer, int):
+        return (viewer,)
+    return tuple(sorted(set(viewer))) or (None,)
+
+
+def union(shown: Iterable[Any]) -> Any:
+    """What any of several viewers sees of the same thing: dicts by key (a key one of them
+    lacks is hidden from that one only), lists of the same length item by item, and None
+    (hidden) gives way to a value."""
+    out: Any = None
+    for i, x in enumerate(shown):
+        out = x if i == 0 else _union(out, x)
+    return out
+
+
+def _union(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = _union(out[k], v) if k in out else v
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [_union(x, y) for x, y in zip(a, b, strict=True)]
+    return a
+
+
+def view(state: GameState, viewer: Viewer) -> JsonDict:
+    """The game as ``viewer`` sees it: a seat, a player's seats, or None (a spectator)."""
+    seats = eyes(viewer)
+    rs = ruleset_of(state)
     board = load_board(state.board)
     ids = [t.id for t in board.territories]
     return {
@@ -43,13 +86,13 @@ def view(state: GameState, seat: Seat | None) -> JsonDict:
         "setup_left": list(state.setup_left),
         "trades": state.trades,
         "deck_size": len(state.deck),
-        "players": [_player(state, board, i, seat) for i in range(len(state.players))],
+        "players": [_player(state, board, i, seats) for i in range(len(state.players))],
         "territories": {ids[t]: _territory(state, t) for t in range(len(ids))},
         "attack": _pending_attack(state, ids),
         "occupation": _pending_occupation(state, ids),
         "options": dict(state.options),
-        "phase_text": ruleset_of(state).phases.get(state.phase, state.phase),
-        **ruleset_of(state).view_extra(state, seat),
+        "phase_text": rs.phases.get(state.phase, state.phase),
+        **union(rs.view_extra(state, s) for s in seats),
     }
 
 
@@ -64,7 +107,7 @@ def _armies(state: GameState, i: Seat) -> int:
     return sum(occupants(state, t).get(i, 0) for t in range(len(state.owner)))
 
 
-def _player(state: GameState, board: Board, i: Seat, viewer: Seat | None) -> JsonDict:
+def _player(state: GameState, board: Board, i: Seat, seats: tuple[Seat | None, ...]) -> JsonDict:
     p = state.players[i]
     rs = ruleset_of(state)
     team = rs.team_of(state, i)
@@ -79,15 +122,17 @@ def _player(state: GameState, board: Board, i: Seat, viewer: Seat | None) -> Jso
         "territories": state.owner.count(i),
         "armies": _armies(state, i),
     }
+    if p.commander is not msgspec.UNSET:
+        out["commander"] = p.commander  # who plays which army is public
     if team is not None:
         out["team"] = team
-    if i == viewer or (
-        viewer is not None and team is not None and rs.team_of(state, viewer) == team
+    if i in seats or (
+        team is not None and any(s is not None and rs.team_of(state, s) == team for s in seats)
     ):
         out["hand"] = [card(board, c) for c in p.hand]  # a team's hand is the team's (NAP-TEAM-10)
-    if i == viewer:
+    if i in seats:
         out["mission"] = mission_view(board, p.mission)
-    out.update(rs.seat_view(state, i, viewer))
+    out.update(union(rs.seat_view(state, i, s) for s in seats))
     return out
 
 
@@ -139,14 +184,26 @@ def _pending_occupation(state: GameState, ids: list[str]) -> JsonDict | None:
 
 
 # --------------------------------------------------------------------------- events
-def visible_events(events: Iterable[Event], seat: Seat | None) -> list[JsonDict]:
-    """``events`` as builtins, each with what ``seat`` may not see removed or replaced."""
-    return [visible_event(ev, seat) for ev in events]
+def visible_events(events: Iterable[Event], viewer: Viewer) -> list[JsonDict]:
+    """``events`` as builtins, each with what ``viewer`` may not see removed or replaced."""
+    seats = eyes(viewer)
+    return [_visible(ev, seats) for ev in events]
 
 
-def visible_event(ev: Event, seat: Seat | None) -> JsonDict:
+def visible_event(ev: Event, viewer: Viewer) -> JsonDict:
+    """``ev`` as builtins, with what ``viewer`` (a seat, a player's seats, None) may not see
+    removed or replaced: what any of the viewer's seats may see is shown."""
+    return _visible(ev, eyes(viewer))
+
+
+def _visible(ev: Event, seats: tuple[Seat | None, ...]) -> JsonDict:
     # Through JSON rather than to_builtins: tuples come back as lists, as any client sees them.
-    d: JsonDict = msgspec.json.decode(msgspec.json.encode(ev))
+    raw = msgspec.json.encode(ev)
+    shown = [_redacted(ev, msgspec.json.decode(raw), seat) for seat in seats]
+    return shown[0] if len(shown) == 1 else union(shown)
+
+
+def _redacted(ev: Event, d: JsonDict, seat: Seat | None) -> JsonDict:
     redact = _REDACT.get(d["type"])
     if redact is not None:
         redact(d, seat)
@@ -192,6 +249,9 @@ def _position(d: JsonDict, seat: Seat | None) -> None:
     d["hands"] = _own_only(d["hands"], seat)
     d["missions"] = _own_only(d["missions"], seat)
     _deck(d, seat)
+    # A scenario's family facts may hold secrets (napoleon-mission's dealt missions); what of
+    # them is public, each seat's view shows through the family's view hooks.
+    d.pop("family", None)
 
 
 _REDACT = {

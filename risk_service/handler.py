@@ -18,6 +18,8 @@ Reads (views, logs, listings) are answered after the batch is stored, so they se
 Replies never carry what the requesting seat may not see (ENG-07): events go through
 ``visible_events`` for that seat, views through ``view``; a spectator (no seat) sees public
 information only.  Every seat request must carry that seat's token; owner actions the owner's.
+Tokens are per seat: a player commanding several seats holds the token of each, acts with the
+token of the seat that acts, and reads with several (``also``: what any of its seats sees).
 """
 
 from __future__ import annotations
@@ -429,8 +431,18 @@ class Handler:
         if gid in batch.games or self._state(gid) is not None:
             return _reject(rid, "game_exists", f"There is already a game '{gid}'.", gid), None
         seed = request.seed if request.seed is not None else secrets.randbits(64)
+        commanders = request.commanders or {}
+        if not set(commanders) <= set(range(len(request.players))):
+            return _reject(rid, "bad_request", "Commanders must name seats of the game."), None
         players: list[str | SeatInfo] = [
-            SeatInfo(name=n, colour=COLOURS[i], policy="ask") if i in request.ask else n
+            SeatInfo(
+                name=n,
+                colour=COLOURS[i % len(COLOURS)],  # more seats: the rule set refuses them
+                policy="ask" if i in request.ask else "auto",
+                commander=commanders.get(i, msgspec.UNSET),
+            )
+            if i in request.ask or i in commanders
+            else n
             for i, n in enumerate(request.players)
         ]
         try:
@@ -540,11 +552,12 @@ class Handler:
             state = self._state(request.game_id)
             if state is None:
                 return _reject(rid, "unknown_game", f"There is no game '{request.game_id}'.")
-            seat = request.seat
-            if seat is not None and not self._authentic(
-                _Batch(), request.game_id, seat, request.token
-            ):
+            tokens = dict(request.also or {})
+            if request.seat is not None:
+                tokens[request.seat] = request.token
+            if not all(self._authentic(_Batch(), request.game_id, s, t) for s, t in tokens.items()):
                 return _unauthorized(request)
+            viewer = sorted(tokens)  # no seat: a spectator
             if isinstance(request, ViewRequest):
                 at = request.at
                 shown = state if at is None else self.service.state(request.game_id, at=at)
@@ -553,7 +566,7 @@ class Handler:
                     ok=True,
                     game_id=request.game_id,
                     version=shown.version,
-                    data=view(shown, seat),
+                    data=view(shown, viewer),
                 )
             events = self.service.events(request.game_id, upto=request.upto)
             return Reply(
@@ -561,7 +574,7 @@ class Handler:
                 ok=True,
                 game_id=request.game_id,
                 version=len(events),
-                events=visible_events(events[max(0, request.since) :], seat),
+                events=visible_events(events[max(0, request.since) :], viewer),
             )
         except RiskError as e:
             return _reject(rid, e.code, e.message, request.game_id)

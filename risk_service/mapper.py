@@ -27,8 +27,9 @@ import msgspec
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
-from risk_core import GameState, RuleError, model, typed_state
+from risk_core import GameState, RuleError, SetupError, model, typed_state
 from risk_core.rulesets import names as ruleset_names
+from risk_service.families import load_plugins
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -39,9 +40,20 @@ if TYPE_CHECKING:
     EngineCommand = model.Command
     EngineEvent = model.Event
 else:
+    load_plugins()  # plug-in families (RISK_FAMILIES, entry points): their commands and events
     ruleset_names()  # imports every rule-set module, registering its commands and events
     EngineCommand = Union[tuple(model.COMMAND_TYPES)]  # noqa: UP007 - built from the registry
     EngineEvent = Union[tuple(model.EVENT_TYPES)]  # noqa: UP007
+
+    def _too_late(cls: type[Any]) -> None:
+        """A family loaded after the unions were built could store games it cannot read."""
+        raise SetupError(
+            "family_too_late",
+            f"{cls.__module__} was loaded after the store was set up, so games could not store "
+            f"its {cls.__name__}: load rule families first (RISK_FAMILIES, entry points).",
+        )
+
+    model.on_new_type(_too_late)
 
 
 # gc=False: these wrappers never form reference cycles, and leaving 10,000 of them untracked

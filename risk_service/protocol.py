@@ -95,27 +95,35 @@ class CommandRequest(_Request, frozen=True, kw_only=True):
 
 
 class ViewRequest(_Request, frozen=True, kw_only=True):
-    """The game as ``seat`` sees it (ENG-07), or as a spectator when ``seat`` is None."""
+    """The game as ``seat`` sees it (ENG-07), or as a spectator when ``seat`` is None.
+
+    ``also`` names more seats with their tokens (a player commanding several seats): the view
+    then shows what any of them sees.  UNSET, never sent, for one seat."""
 
     op: Literal["view"] = "view"
     seat: int | None = None
     token: str = ""
     at: int | None = None
+    also: dict[int, str] | msgspec.UnsetType = msgspec.UNSET
 
 
 class EventsRequest(_Request, frozen=True, kw_only=True):
     """Events after version ``since`` up to ``upto`` (None: the latest), redacted for
-    ``seat`` (None: a spectator)."""
+    ``seat`` (None: a spectator) and the seats of ``also``."""
 
     op: Literal["events"] = "events"
     seat: int | None = None
     token: str = ""
     since: int = 0
     upto: int | None = None
+    also: dict[int, str] | msgspec.UnsetType = msgspec.UNSET  # more seats, as in ViewRequest
 
 
 class NewGameRequest(_Request, frozen=True, kw_only=True):
-    """Create a game; seat and owner tokens derive from ``secret`` (``ledger.derive_token``)."""
+    """Create a game; seat and owner tokens derive from ``secret`` (``ledger.derive_token``).
+
+    ``commanders`` gives the player commanding a seat (``SeatInfo.commander``) by seat number;
+    tokens stay one per seat: a player commanding several seats holds each of their tokens."""
 
     op: Literal["new"] = "new"
     secret: str
@@ -124,6 +132,7 @@ class NewGameRequest(_Request, frozen=True, kw_only=True):
     seed: int | str | None = None
     options: dict[str, OptionValue] = msgspec.field(default_factory=dict)
     ask: list[int] = msgspec.field(default_factory=list)
+    commanders: dict[int, str] | msgspec.UnsetType = msgspec.UNSET
 
 
 class AdminRequest(_Request, frozen=True, kw_only=True):

@@ -645,18 +645,16 @@ def _check_opening(
     first = opening[0] if opening else None
     if not isinstance(first, GameStarted):
         raise risk_core.RuleError("bad_history", "A game's history must begin with game_started.")
-    # Neutral seats (the classic-2p ally, independents) are added by the rule set itself.
-    names = [
-        p.name if isinstance(p, SeatInfo) else p
-        for p in players
-        if not (isinstance(p, SeatInfo) and p.neutral)
-    ]
+    # Neutral seats (the classic-2p ally, independents) are added by the rule set itself: the
+    # players may be given without them, or as every seat of the opening (names or SeatInfo).
+    names = [p.name if isinstance(p, SeatInfo) else p for p in players]
     seated = [s.name for s in first.players if not s.neutral]
-    if first.ruleset != ruleset or seated != names:
+    every = [s.name for s in first.players]
+    if first.ruleset != ruleset or names not in (seated, every):
         raise risk_core.SetupError(
             "bad_opening",
-            f"The opening events are a {first.ruleset} game for "
-            f"{', '.join(s.name for s in first.players)}, not {ruleset} for {', '.join(names)}.",
+            f"The opening events are a {first.ruleset} game for {', '.join(seated)}, "
+            f"not {ruleset} for {', '.join(names)}.",
         )
 
 

@@ -2,7 +2,7 @@
 
 Usage (from the project root)::
 
-    .venv/bin/python scripts/make_golden.py [--only RULESET] [--out DIR]
+    .venv/bin/python scripts/make_golden.py [--only RULESET] [--out DIR] [--family MODULE]...
 
 Greedy bots play a whole game; the file records the setup, every command they chose and
 digests of the result (event count, SHA-256 of the encoded events, SHA-256 of the encoded
@@ -13,7 +13,11 @@ encodes it shows up as a failing test.
 Regenerating a golden file is a deliberate statement that the engine's behaviour changed on
 purpose (a rule fix, a new event field, a new option): do it only then, with the reason in the
 commit message, and never to make a failing test pass without understanding why it failed.
-A rule set added later gets its file by running this script once.
+A rule set added later gets its file by running this script once.  A rule family kept outside
+``risk_core/rulesets`` is loaded first with ``--family`` (its dotted module name, importable
+from the project root), e.g. the tests' toy family::
+
+    .venv/bin/python scripts/make_golden.py --family tests.toy_family --only toy-d8
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 import risk_core as rc  # noqa: E402
 from risk_core.bots import self_play  # noqa: E402
 from risk_core.model import GameStarted  # noqa: E402
+from risk_core.rulesets import load_family  # noqa: E402
 
 GOLDEN_DIR = ROOT / "tests" / "golden"
 SEED = 20240601
@@ -85,7 +90,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="regenerate this rule set only")
     parser.add_argument("--out", type=Path, default=GOLDEN_DIR)
+    parser.add_argument(
+        "--family",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="load this rule family's module first (repeatable), e.g. tests.toy_family",
+    )
     args = parser.parse_args()
+    for module in args.family:
+        load_family(module)
     args.out.mkdir(parents=True, exist_ok=True)
     for info in rc.rulesets():
         if args.only and info.name != args.only:

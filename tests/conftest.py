@@ -5,12 +5,17 @@ test PostgreSQL server (``postgresql://postgres@127.0.0.1:5432/test``, or ``$RIS
 each PostgreSQL store in a schema of its own, dropped afterwards.  Without a reachable server the
 PostgreSQL cases are skipped with a warning, unless ``RISK_REQUIRE_POSTGRES=1``, which makes
 them fail instead (CI sets it where a server is started).
+
+The toy rule family (``tests/toy_family``) is registered here, at import, before anything imports
+``risk_service``: the store builds its command and event unions when it is imported, so every
+family must be loaded by then.  Every test (conformance, golden games) then covers it too.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import uuid
 import warnings
 from collections.abc import Callable, Iterator
@@ -18,10 +23,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
 
-from risk_service import GameService
+from risk_core.rulesets import load_family
+
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # `tests` as a package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+load_family("tests.toy_family")
+
+from risk_service import GameService  # noqa: E402 - after the families are loaded
 
 TEST_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+Run = Callable[..., Result]
 
 
 # --------------------------------------------------------------------------- stores
@@ -125,3 +138,30 @@ def redis_server(tmp_path: Path) -> Iterator[Any]:
     server = RedisServer(folder).start()
     yield server
     server.stop()
+
+
+# --------------------------------------------------------------------------- the risk command
+@pytest.fixture
+def risk_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """An empty SQLite store in tmp_path for `risk --store`; XDG_DATA_HOME in tmp_path too
+    (never the user's own store), and no RISK_SEAT or RISK_STORE from the environment."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("RISK_SEAT", raising=False)
+    monkeypatch.delenv("RISK_STORE", raising=False)
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+@pytest.fixture
+def risk(risk_store: str) -> Run:
+    """Run `risk --store <tmp sqlite> ARGS…` in this process (standard input ``input``) and
+    check the exit status against ``code``."""
+    from risk_cli.main import cli
+
+    runner = CliRunner()
+
+    def run(*args: str, code: int = 0, input: str | None = None) -> Result:
+        result = runner.invoke(cli, ["--store", risk_store, *args], input=input)
+        assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
+        return result
+
+    return run

@@ -9,20 +9,28 @@ stored log must equal the replica's.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
 
 import risk_core
+from risk_cli.main import cli
 from risk_core import Command, Event, GameState, RuleError, bots
 from risk_service import ledger
 from risk_service.client import ServiceClient, new_request_id
-from risk_service.protocol import CommandRequest, NewGameRequest, Reply
+from risk_service.handler import Handler, Item
+from risk_service.protocol import CommandRequest, NewGameRequest, Reply, Request
 from risk_service.worker import Worker
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -128,3 +136,48 @@ def running(worker: Worker) -> Iterator[Worker]:
     finally:
         worker.stop()
         thread.join(20)
+
+
+@dataclass
+class Ask:
+    """Requests through a worker's request logic (``Handler``) in the test process, each alone
+    in its batch at the next stream position (``n``) of partition 0."""
+
+    handler: Handler
+    n: int = 0
+
+    def __call__(self, request: Request) -> Reply:
+        self.n += 1
+        [reply] = self.handler.handle([Item(0, self.n, request)], {0: 1})
+        return reply
+
+
+def cli_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`risk`'s profile and data folders in ``tmp_path`` (never the user's own), and no
+    ``RISK_SEAT``, ``RISK_STORE`` or ``RISK_REDIS_URL`` from the environment."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    for var in ("RISK_SEAT", "RISK_STORE", "RISK_REDIS_URL"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@contextmanager
+def remote_cli(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, as_json: bool = True
+) -> Iterator[Callable[..., Any]]:
+    """`risk --redis URL ARGS… [--json]` in this process (``cli_home``), checking the exit
+    status, while a worker serves on a SQLite store in ``tmp_path``.  It returns the JSON (the
+    standard output without ``as_json``), or the error text when ``code`` is not 0."""
+    cli_home(tmp_path, monkeypatch)
+    runner = CliRunner()
+
+    def risk(*args: str, code: int = 0) -> Any:
+        json_flag = ["--json"] if as_json else []
+        result = runner.invoke(cli, ["--redis", redis_url, *args, *json_flag])
+        assert result.exit_code == code, (result.stdout, result.stderr)
+        if code:
+            return result.stderr
+        return json.loads(result.stdout) if as_json else result.stdout
+
+    with running(Worker(redis_url, f"sqlite://{tmp_path / 'games.db'}", lease_ms=900)):
+        yield risk

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 import risk_core as rc
 from boards import BOARDS_DIR
@@ -24,23 +24,6 @@ from risk_cli.main import cli
 BOARD = rc.load_board("classic")
 IDS = [t.id for t in BOARD.territories]
 Run = Callable[..., Result]
-
-
-@pytest.fixture
-def risk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
-    """Run `risk --store <tmp sqlite> ARGS…` and check the exit status."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # never the user's own store
-    monkeypatch.delenv("RISK_SEAT", raising=False)
-    monkeypatch.delenv("RISK_STORE", raising=False)
-    store = f"sqlite:///{tmp_path / 'games.db'}"
-    runner = CliRunner()
-
-    def run(*args: str, code: int = 0, input: str | None = None) -> Result:
-        result = runner.invoke(cli, ["--store", store, *args], input=input)
-        assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
-        return result
-
-    return run
 
 
 def out(risk: Run, *args: str) -> Any:

@@ -152,6 +152,8 @@ class Audit:
             reserve -= ev.count
         elif isinstance(ev, BattleFought):
             assert ev.attacker_losses + ev.defender_losses == min(len(ev.attack), len(ev.defence))
+        else:
+            reserve += self.rs.reserve_change(s0, ev)
         assert sum(s1.armies) - sum(s0.armies) == expected, f"units not conserved by {ev}"
         assert s1.reserve == reserve, f"reserve drifted on {ev}"
         assert s1.setup_left == setup_left
@@ -160,10 +162,14 @@ class Audit:
         assert not problems, f"{problems} after {ev}"
 
     def check_cards(self, s0: GameState, s1: GameState, ev: Event) -> None:
-        """CORE-10/11: deck + discard pile + hands is every card exactly once."""
+        """CORE-10/11: every card of the deck is in the pile, the discards or a hand, once.
+
+        A family's own piles (a second deck, cards given away) are its ``family_cards``: a card
+        is never held twice, and the cards of the deck formed at the start never get lost.
+        """
         if isinstance(ev, DeckFormed):
             self.universe = sorted(ev.deck)
-            assert self.universe == list(range(len(self.board.card_symbols)))
+            assert set(self.universe) <= set(range(len(self.board.card_symbols)))
         elif isinstance(ev, DeckReshuffled):
             assert not s0.deck and sorted(ev.deck) == sorted(s0.discard)
         elif isinstance(ev, CardDrawn):
@@ -171,10 +177,14 @@ class Audit:
         elif isinstance(ev, PlayerEliminated):
             assert sorted(ev.cards) == sorted(s0.players[ev.seat].hand)
         held = [*s1.deck, *s1.discard, *(c for p in s1.players for c in p.hand)]
+        family = list(self.rs.family_cards(s1))
+        assert len(set(held + family)) == len(held) + len(family), f"a card held twice: {ev}"
         if self.universe is None:
             assert not held
             return
-        assert sorted(held) == self.universe, f"cards not conserved after {ev}"
+        dealt = set(self.universe)
+        in_play = sorted([*held, *(c for c in family if c in dealt)])
+        assert in_play == self.universe, f"cards not conserved after {ev}"
         for p in s1.players:
             assert not (p.eliminated and p.hand), "an eliminated player kept cards"
 
@@ -221,7 +231,8 @@ class Audit:
         r, ids, n = self.rng, self.ids, len(self.ids)
         other = r.choice([i for i in range(len(s.players) + 1) if i != seat])
         a, b = r.randrange(n), r.randrange(n)
-        while self.board.adjacent(a, b):  # a random pair that does not border (or a == b)
+        reach = self.rs.attack_graph(s, seat)
+        while b in reach[a]:  # a random pair out of reach (or a == b)
             a, b = r.randrange(n), r.randrange(n)
         foreign = [t for t in range(n) if seat not in self.rs.occupants(s, t)]
         hand = set(s.players[seat].hand)

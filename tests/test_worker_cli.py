@@ -12,22 +12,11 @@ from click.testing import CliRunner
 
 from risk_cli.main import cli
 from risk_service.worker import Worker
-from tests.servicekit import running
+from tests.servicekit import cli_home, remote_cli, running
 
 
 def test_remote_cli(redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv("RISK_SEAT", raising=False)
-    runner = CliRunner()
-
-    def risk(*args: str, code: int = 0) -> Any:
-        result = runner.invoke(cli, ["--redis", redis_server.url, *args, "--json"])
-        assert result.exit_code == code, (result.stdout, result.stderr)
-        return json.loads(result.stdout) if code == 0 else result.stderr
-
-    store = f"sqlite://{tmp_path / 'games.db'}"
-    with running(Worker(redis_server.url, store, lease_ms=900)):
+    with remote_cli(redis_server.url, tmp_path, monkeypatch) as risk:
         created = risk("new", "--players", "Ann,Bob,Cy", "--seed", "5", "--id", "cli1")
         profile = Path(created["profile"])
         assert stat.S_IMODE(profile.stat().st_mode) == 0o600
@@ -60,10 +49,7 @@ def test_remote_history(redis_server: Any, tmp_path: Path, monkeypatch: pytest.M
     """replay, stats, tree, diff, export and audit through the service print what they print
     on the store itself; an export, which shows everything, only once the game is over (ENG-07),
     and the service's export audits clean (ENG-01)."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    for var in ("RISK_SEAT", "RISK_STORE", "RISK_REDIS_URL"):
-        monkeypatch.delenv(var, raising=False)
+    cli_home(tmp_path, monkeypatch)
     runner = CliRunner()
     store = f"sqlite://{tmp_path / 'games.db'}"
 

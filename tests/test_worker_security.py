@@ -13,16 +13,15 @@ import risk_core
 from risk_core import bots
 from risk_service import GameService, ledger
 from risk_service.client import ServiceClient, new_request_id
-from risk_service.handler import Handler, Item
+from risk_service.handler import Handler
 from risk_service.protocol import (
     AdminRequest,
     EventsRequest,
     NewGameRequest,
-    Reply,
     ViewRequest,
 )
 from risk_service.worker import Worker
-from tests.servicekit import PLAYERS, Table, running
+from tests.servicekit import PLAYERS, Ask, Table, running
 
 
 def test_refusals(redis_server: Any, tmp_path: Path) -> None:
@@ -131,7 +130,7 @@ def test_every_view_of_a_full_game(tmp_path: Path) -> None:
     seed before the game ends."""
     with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
         service.create_schema()
-        handler = Handler(service)
+        ask = Ask(Handler(service))
         secret = ledger.new_secret()
         new = NewGameRequest(
             request_id="new",
@@ -140,15 +139,8 @@ def test_every_view_of_a_full_game(tmp_path: Path) -> None:
             players=PLAYERS,
             seed=6_271_828_182_845_904_523,
         )
-        [created] = handler.handle([Item(0, 1, new)], {0: 1})
+        created = ask(new)
         tokens = created.data["tokens"]
-        n = 1
-
-        def ask(request: Any) -> Reply:
-            nonlocal n
-            n += 1
-            [reply] = handler.handle([Item(0, n, request)], {0: 1})
-            return reply
 
         from risk_service.protocol import CommandRequest
 
@@ -157,9 +149,11 @@ def test_every_view_of_a_full_game(tmp_path: Path) -> None:
             state = service.state("full")
             for seat in (None, 0, 1, 2):
                 token = "" if seat is None else tokens[str(seat)]
-                v = ask(ViewRequest(request_id=f"v{n}", game_id="full", seat=seat, token=token))
+                v = ask(ViewRequest(request_id=f"v{ask.n}", game_id="full", seat=seat, token=token))
                 check_view(v.data, seat, state)
-                e = ask(EventsRequest(request_id=f"e{n}", game_id="full", seat=seat, token=token))
+                e = ask(
+                    EventsRequest(request_id=f"e{ask.n}", game_id="full", seat=seat, token=token)
+                )
                 check_view(e.events, seat, state)
             if state.phase == "over" or commands > 3000:
                 break

@@ -15,7 +15,7 @@ import pkgutil
 from functools import cache
 
 from risk_core.errors import SetupError
-from risk_core.rulesets.base import INSTANCES, RuleSet, registered
+from risk_core.rulesets.base import RuleSet, on_register, registered
 
 
 @cache
@@ -45,14 +45,15 @@ def names() -> list[str]:
     return sorted(_registry())
 
 
+@cache  # the hot path: every decide and evolve asks; a (re)definition clears it
 def get(name: str) -> RuleSet:
     """The rule set called ``name`` (one instance each: its board is loaded once)."""
-    rs = INSTANCES.get(name)  # the hot path: every decide and evolve asks
-    if rs is None:
-        cls = _registry().get(name)
-        if cls is None:
-            raise SetupError(
-                "unknown_ruleset", f"Unknown rule set '{name}' (known: {', '.join(names())})."
-            )
-        rs = INSTANCES[name] = cls()
-    return rs
+    cls = _registry().get(name)
+    if cls is None:
+        raise SetupError(
+            "unknown_ruleset", f"Unknown rule set '{name}' (known: {', '.join(names())})."
+        )
+    return cls()
+
+
+on_register(get.cache_clear)

@@ -7,8 +7,22 @@ in the same command (a conquest after a battle, a winner after an elimination) s
 or raises on an event ``decide`` produced.
 
 A rule set is a subclass that sets its name, board, seats and options and overrides the hooks
-it changes (income, set values, attack permissions, setup, victory).  Rule families with new
-commands or events register extra handlers in ``COMMAND_HANDLERS`` / ``EVENT_HANDLERS``.
+it changes; defining it registers it.  A rule family adds to the core without editing it:
+
+* state: ``family_state``, a frozen ``FamilyState`` in ``GameState.family`` (``new_family_state``);
+* commands and events: ``@command``/``@event`` Structs in its module, handled through
+  ``COMMAND_HANDLERS``/``EVENT_HANDLERS``; an event with secrets overrides ``Event.redact``;
+* phases: ``phases`` (what the acting seat does in each) and ``LEGAL`` (its moves);
+* dice: ``attack_dice``/``defence_dice`` (``DiceSpec``: any die, re-rolls, bonuses, keep) and
+  ``battle_losses``; limits ``attack_dice_max``/``defence_dice_max``;
+* reach: ``attack_graph``/``move_graph``, ``attack_error``, ``fortify_reachable``;
+* cards: the board's cards and decks (``board.cards``), ``set_sizes``, ``set_value``;
+* seats: ``seats_for`` (neutral armies, commanders), ``team_of``, ``to_act``, ``out_of_turn``;
+* end: ``winner``, or ``round_limit`` with ``scores``/``score_order``/``final_result``;
+* scenario: ``scenario_family``; views: ``view_extra``, ``seat_view``, ``territory_view``;
+* audits: ``check_invariants``, ``check_transition``, ``army_change``, ``family_cards``;
+* bots: ``bot_move``, ``bot_goals``; the command line: ``cli_module``; the board: ``board_dir``
+  and the board sections it registers (``risk_core.board_sections``).
 """
 
 from __future__ import annotations
@@ -19,7 +33,7 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
-from risk_core.board import Board, load_board, load_board_dir
+from risk_core.board import Board, add_family_board, load_board
 from risk_core.dice import DiceSpec, d6, throw_battle
 from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
@@ -69,6 +83,7 @@ from risk_core.model import (
     copy_state,
 )
 from risk_core.rng import Rng, seed_commitment
+from risk_core.seats import check_commanders
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "purple")
 ENGINE_VERSION = "0.1.0"
@@ -134,12 +149,19 @@ class RuleSet:
     set_sizes: ClassVar[tuple[int, ...]] = (3,)  # how many cards a set may have (CORE-10)
     # A folder holding the board (``board.json``), for families shipped outside ``boards/``.
     board_dir: ClassVar[str | None] = None
+    # The dotted name of the module holding the family's own ``risk`` verbs and event texts
+    # (``COMMANDS``, ``EVENT_TEXT``); the command line imports it, the engine never does.
+    cli_module: ClassVar[str | None] = None
 
     def __init__(self) -> None:
-        self.board: Board = (
-            load_board_dir(self.board_dir) if self.board_dir else load_board(self.board_name)
-        )
+        self.board: Board = load_board(self.board_name)
         self.n_territories = len(self.board.territories)
+        # Whether the battle hooks are CORE's own, so that ``battle`` may take its fast path.
+        cls = type(self)
+        self._core_dice = (
+            cls.attack_dice is RuleSet.attack_dice and cls.defence_dice is RuleSet.defence_dice
+        )
+        self._core_losses = cls.battle_losses is RuleSet.battle_losses
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Check a rule set's tables agree, and register it when it names itself.
@@ -153,12 +175,16 @@ class RuleSet:
             raise TypeError(f"{cls.__name__}: phases {undeclared} have moves but are not declared")
         if "over" not in cls.phases:
             raise TypeError(f"{cls.__name__}: every rule set needs the 'over' phase")
+        board_dir = cls.__dict__.get("board_dir")
+        if board_dir:  # a family's own board, known by its id from now on
+            cls.board_name = add_family_board(board_dir).id
         if "name" in cls.__dict__ and cls.name != "core":
             other = _REGISTERED.get(cls.name)
             if other is not None and other.__qualname__ != cls.__qualname__:
                 raise TypeError(f"Rule set name {cls.name!r} is taken by {other.__qualname__}")
             _REGISTERED[cls.name] = cls
-            INSTANCES.pop(cls.name, None)  # a redefinition replaces the cached instance
+            for hook in _ON_REGISTER:  # a redefinition replaces any cached instance
+                hook()
 
     # ================================================================== public entry points
     def start(
@@ -333,6 +359,7 @@ class RuleSet:
         names = [s.name for s in seats]
         if len(set(names)) != len(names) or any(not s.strip() for s in names):
             raise SetupError("bad_players", "Player names must be distinct and non-empty.")
+        check_commanders(seats)  # one player may command several seats
         return seats
 
     def initial_state(self, ev: GameStarted) -> GameState:
@@ -344,7 +371,13 @@ class RuleSet:
             seed=ev.seed,
             game_id=ev.game_id,
             players=[
-                Player(name=s.name, colour=s.colour, neutral=s.neutral, policy=s.policy)
+                Player(
+                    name=s.name,
+                    colour=s.colour,
+                    neutral=s.neutral,
+                    policy=s.policy,
+                    commander=s.commander,
+                )
                 for s in ev.players
             ],
             owner=[-1] * n,
@@ -473,6 +506,16 @@ class RuleSet:
         """Set-specific rules broken by applying ``ev`` to ``before`` (the family's reserves
         moving only as its events say, ...); the conformance suite asks after every event."""
         return []
+
+    def family_cards(self, state: GameState) -> Iterable[int]:
+        """Cards the family keeps outside the pile, the discards and the hands (a second
+        deck, cards given to an army); CORE-10/11 audits count them."""
+        return ()
+
+    def reserve_change(self, before: GameState, ev: Event) -> int:
+        """Armies a family event adds to the mover's reserve (CORE's own: turn income, trades,
+        placements); the conformance suite checks the reserve moves by nothing else."""
+        return 0
 
     def army_change(self, before: GameState, ev: Event) -> int:
         """Units ``ev`` adds to the board (negative: removes), CORE-03: units appear only as
@@ -824,16 +867,20 @@ class RuleSet:
         record their faces only, others also their dice and natural faces, so the log, the
         luck report and an audit can explain every result from the event alone.
         """
-        a_spec = self.attack_dice(state, order, a)
-        d_spec = self.defence_dice(state, order, d)
         rng = Rng(state.seed, state.rng, state.dice_script)
-        plain = a_spec.plain and d_spec.plain
-        if plain:  # the hot path: classic dice, their faces are all there is to record
-            attack = tuple(sorted(rng.dice(a_spec.count), reverse=True))
-            guard = tuple(sorted(rng.dice(d_spec.count), reverse=True))
+        if self._core_dice:  # the hot path: no dice hook, plain d6 (the faces are the record)
+            plain = True
+            attack = tuple(sorted(rng.dice(a), reverse=True))
+            guard = tuple(sorted(rng.dice(d), reverse=True))
         else:
+            a_spec = self.attack_dice(state, order, a)
+            d_spec = self.defence_dice(state, order, d)
+            plain = a_spec.plain and d_spec.plain
             (a_natural, attack), (d_natural, guard) = throw_battle(rng, a_spec, d_spec)  # ENG-02
-        a_loss, d_loss = self.battle_losses(state, order, attack, guard)
+        if self._core_losses:  # CORE-15/16 directly, not through the hook
+            a_loss, d_loss = compare_faces(attack, guard)
+        else:
+            a_loss, d_loss = self.battle_losses(state, order, attack, guard)
         ids = self.board.territories
         battle = BattleFought(
             seat=state.current,
@@ -874,13 +921,7 @@ class RuleSet:
         defence: Sequence[int],
     ) -> tuple[int, int]:
         """(attacker's, defender's) losses: highest against highest, ties to the defender."""
-        a_loss = d_loss = 0
-        for x, y in zip(attack, defence, strict=False):
-            if x > y:
-                d_loss += 1
-            else:
-                a_loss += 1
-        return a_loss, d_loss
+        return compare_faces(attack, defence)
 
     def conquer(self, state: GameState, order: PendingAttack, dice: int, emit: Emit) -> None:
         o, t = order.origin, order.target
@@ -1275,12 +1316,7 @@ class RuleSet:
 
     # ================================================================== legal commands
     def card_label(self, card: int) -> str:
-        info = self.board.card(card)
-        if info.territory is not None:
-            return f"{self.board.name(info.territory)} ({info.symbol})"
-        if info.stars:
-            return f"{info.symbol or 'card'} ({info.stars} stars)"
-        return info.symbol or f"card {card}"
+        return self.board.card_label(card)
 
     def _legal_setup(self, state: GameState, seat: Seat) -> Iterator[Command]:
         ids = [t.id for t in self.board.territories]
@@ -1373,8 +1409,25 @@ class RuleSet:
     }
 
 
+def compare_faces(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:
+    """(attacker's, defender's) losses of two throws, each highest first (CORE-15/16): highest
+    against highest, as many pairs as the shorter throw has, ties to the defender."""
+    a_loss = d_loss = 0
+    for x, y in zip(attack, defence, strict=False):
+        if x > y:
+            d_loss += 1
+        else:
+            a_loss += 1
+    return a_loss, d_loss
+
+
 _REGISTERED: dict[str, type[RuleSet]] = {}
-INSTANCES: dict[str, RuleSet] = {}  # ``risk_core.rulesets.get``'s instances, by name
+_ON_REGISTER: list[Callable[[], None]] = []
+
+
+def on_register(hook: Callable[[], None]) -> None:
+    """Call ``hook`` whenever a rule set is defined (caches of rule sets clear themselves)."""
+    _ON_REGISTER.append(hook)
 
 
 def registered() -> dict[str, type[RuleSet]]:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from risk_core.board import Mission
-from risk_core.errors import RuleError
+from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
     Command,
     DeckFormed,
@@ -220,7 +220,7 @@ class Classic(RuleSet):
     # ------------------------------------------------------------------ victory
     def mission(self, state: GameState, seat: Seat) -> Mission | None:
         mid = state.players[seat].mission
-        return None if mid is None else self.missions_by_id[mid]
+        return None if mid is None else self._missions[mid]
 
     @property
     def missions_by_id(self) -> dict[str, Mission]:
@@ -359,6 +359,17 @@ class Classic2P(Classic):
         names = {s.name for s in seats}
         ally = "Ally" if "Ally" not in names else "Allied army"
         return [*seats, SeatInfo(name=ally, colour=COLOURS[2], neutral=True)]
+
+    def scenario_family(
+        self, data: dict[str, Any], seats: Sequence[SeatInfo], seat: Callable[[Any], Seat]
+    ) -> AllyReserve:
+        """Nothing to set: the ally's armies still to place (``ally_reserve``) exist only in a
+        turn's ``ally_place`` step, which the scenario's turn reaches by itself (CL-2P-04)."""
+        raise SetupError(
+            "bad_scenario",
+            f"{self.name} has no [family] facts to set: the ally's share is worked out when "
+            "the mover's reinforcements are placed (CL-2P-04).",
+        )
 
     def starting_armies(self, state: GameState) -> int:
         return self.PLAYER_ARMIES

@@ -45,7 +45,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from risk_core.errors import RuleError
+from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
     BattleFought,
     Command,
@@ -208,6 +208,7 @@ class Napoleon2P(Napoleon):
         "ally_maneuver": "maneuver the allies, or end the turn",
     }
     family_state = Independents
+    cli_module = "risk_cli.napoleon_moves"
     min_players = 2
     max_players = 2
     options: ClassVar[dict[str, Option]] = {
@@ -254,6 +255,49 @@ class Napoleon2P(Napoleon):
         active = ev.options.get("independents") == "active"
         # NAP-2PA-01: every independent starts neutral.
         return Independents(ally_of=(None,) * n if active else (), quota=(0,) * n)
+
+    def scenario_family(
+        self, data: dict[str, Any], seats: Sequence[SeatInfo], seat: Callable[[Any], Seat]
+    ) -> Independents:
+        """A scenario's ``[family]``: ``allies = { Green = "Ann", Yellow = "neutral" }``.
+
+        Each independent named (seat number or name) is the ally of a player (name or number)
+        or ``"neutral"``; those not named are neutral (NAP-2PA-01).  Allegiances need the option
+        ``independents = "active"``: the scenario refuses them otherwise (``check_invariants``).
+        Nothing else is set: placement quotas, chosen allies, open maneuvers and pending status
+        dice belong to steps within a turn, and a scenario starts a turn; the cards given to an
+        independent are its hand (``[hands]``).
+        """
+        unknown = sorted(set(data) - {"allies"})
+        if unknown:
+            raise SetupError(
+                "bad_scenario",
+                f"{self.name}'s [family] table takes 'allies' only, not {', '.join(unknown)}.",
+            )
+        try:
+            table = msgspec.convert(data.get("allies", {}), dict[str, int | str])
+        except msgspec.ValidationError as e:
+            raise SetupError("bad_scenario", f"Invalid [family.allies]: {e}") from None
+        ally_of: list[Seat | None] = [None] * len(seats)
+        named: set[Seat] = set()
+        for key, value in table.items():
+            independent = seat(key)
+            army = seats[independent].name
+            if not seats[independent].neutral or independent in named:
+                why = "named twice" if independent in named else "a player, not an independent"
+                raise SetupError("bad_scenario", f"[family.allies]: {army} is {why}.")
+            named.add(independent)
+            if isinstance(value, str) and value.lower() == "neutral":
+                continue
+            ally = seat(value)
+            if seats[ally].neutral:
+                raise SetupError(
+                    "bad_scenario",
+                    f'[family.allies]: {army} can be the ally of a player or "neutral", '
+                    f"not of {seats[ally].name}.",
+                )
+            ally_of[independent] = ally
+        return Independents(ally_of=tuple(ally_of), quota=(0,) * len(seats))
 
     def is_active(self, state: GameState) -> bool:
         return state.options.get("independents") == "active"
@@ -735,6 +779,8 @@ class Napoleon2P(Napoleon):
         for seat, ally in enumerate(steps.ally_of):
             if ally is not None and not (state.players[seat].neutral and 0 <= ally < 2):
                 problems.append(f"seat {seat} allied to {ally}")
+        if steps.ally_of and not self.is_active(state):
+            problems.append('allegiances with passive independents (option independents="active")')
         return problems
 
     # ------------------------------------------------------------------ the greedy bot

@@ -152,6 +152,7 @@ class NapoleonMission(Napoleon):
     title = "Risk Napoléon Mission: first to four secret objectives (3–6 players)"
     options: ClassVar[dict[str, Option]] = dict(MISSION_OPTIONS)
     family_state = MissionState
+    cli_module = "risk_cli.napoleon_moves"
 
     def __init__(self) -> None:
         super().__init__()
@@ -189,12 +190,15 @@ class NapoleonMission(Napoleon):
         position: PositionSet,
         **kw: Any,
     ) -> list[Event]:
-        """A scenario position gets its missions dealt right after it (before the turn).
+        """A scenario position gets its missions dealt right after it (before the turn),
+        unless it sets every seat's itself (``[family.missions]``, ``scenario_family``).
 
         Nothing after the position depends on missions until one is announced, so the deal can
         follow the events the basic rules produce.
         """
         events = super().start_position(players, seed, options, position, **kw)
+        if isinstance(position.family, dict) and position.family.get("objectives"):
+            return events
         at = next(i for i, ev in enumerate(events) if isinstance(ev, PositionSet)) + 1
         started = events[0]
         assert isinstance(started, GameStarted)
@@ -202,6 +206,87 @@ class NapoleonMission(Napoleon):
         for ev in events[1:at]:
             self.apply(state, ev)
         return [*events[:at], self.deal_missions(state), *events[at:]]
+
+    def scenario_family(
+        self, data: dict[str, Any], seats: Sequence[SeatInfo], seat: Callable[[Any], Seat]
+    ) -> MissionState:
+        """A scenario's ``[family]``: missions, achieved objectives, announcements, free move.
+
+        ``[family.missions]`` gives every seat (by name or number) its four missions, one of
+        each rank (NAP-MIS-02), no card twice; then no deal follows the position.  Without it
+        they are dealt from the seed as in any game.  ``[family.achieved]``: objectives already
+        announced, at most three (four have won, NAP-MIS-09); ``[family.announced]``: the turn
+        of a seat's last announcement (the scenario's turn: no other this turn, NAP-MIS-06);
+        ``maneuvered``: the turn whose free move was made (it waits for an announcement, DEC-21).
+        """
+        shapes: dict[str, Any] = {
+            "missions": dict[str, list[str]],
+            "achieved": dict[str, list[str]],
+            "announced": dict[str, int],
+            "maneuvered": int,
+        }
+        table: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in shapes:
+                raise SetupError(
+                    "bad_scenario",
+                    f"{self.name}'s [family] table has no {key!r} (it takes: {', '.join(shapes)}).",
+                )
+            try:
+                table[key] = msgspec.convert(value, shapes[key])
+            except msgspec.ValidationError as e:
+                raise SetupError("bad_scenario", f"Invalid [family.{key}]: {e}") from None
+        hands: dict[Seat, tuple[str, ...]] = {}
+        for ref, ids in table.get("missions", {}).items():
+            unknown = [mid for mid in ids if mid not in self.missions]
+            if unknown:
+                known = ", ".join(sorted(self.missions))
+                raise SetupError(
+                    "bad_scenario", f"Unknown mission {unknown[0]!r} (missions: {known})."
+                )
+            rank = {mid: MISSION_RANKS.index(str(self.missions[mid].rank)) for mid in ids}
+            if sorted(rank.values()) != list(range(MISSIONS_TO_WIN)) or len(ids) != len(rank):
+                raise SetupError(
+                    "bad_scenario",
+                    f"[family.missions]: {ref} needs one mission of each rank "
+                    f"({', '.join(MISSION_RANKS)}), not {', '.join(ids)}.",
+                )
+            hands[seat(ref)] = tuple(sorted(ids, key=rank.__getitem__))
+        dealt = [m for h in hands.values() for m in h]
+        if len(dealt) != len(set(dealt)):
+            raise SetupError("bad_scenario", "[family.missions]: a mission is in two hands.")
+        missing = [s.name for i, s in enumerate(seats) if hands and i not in hands]
+        if missing:
+            raise SetupError(
+                "bad_scenario",
+                f"[family.missions] names every seat's missions or none (missing: "
+                f"{', '.join(missing)}).",
+            )
+        achieved: dict[Seat, tuple[str, ...]] = {}
+        for ref, ids in table.get("achieved", {}).items():
+            s = seat(ref)
+            if any(mid not in hands.get(s, ()) for mid in ids) or len(set(ids)) != len(ids):
+                raise SetupError(
+                    "bad_scenario",
+                    f"[family.achieved]: {seats[s].name}'s achieved objectives must be distinct "
+                    "missions of theirs in [family.missions].",
+                )
+            if len(ids) >= MISSIONS_TO_WIN:
+                raise SetupError(
+                    "bad_scenario", f"[family.achieved]: {seats[s].name} would have won already."
+                )
+            achieved[s] = tuple(ids)
+        announced = {seat(ref): turn for ref, turn in table.get("announced", {}).items()}
+        if announced and not hands:
+            raise SetupError("bad_scenario", "[family.announced] needs [family.missions].")
+        goals = tuple(
+            Objectives(
+                missions=hands[s], achieved=achieved.get(s, ()), announced=announced.get(s, 0)
+            )
+            for s in range(len(seats))
+            if hands
+        )
+        return MissionState(objectives=goals, maneuvered=table.get("maneuvered", 0))
 
     # ------------------------------------------------------------------ cards
     def set_value(self, state: GameState, cards: Sequence[int]) -> int | None:

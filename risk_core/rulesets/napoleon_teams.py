@@ -120,6 +120,7 @@ class NapoleonTeams(Napoleon):
     max_players = 6
     options: ClassVar[dict[str, Option]] = dict(TEAM_OPTIONS)
     family_state = Stacks
+    cli_module = "risk_cli.napoleon_moves"
 
     # ------------------------------------------------------------------ teams and stacks
     def allows_players(self, n: int) -> bool:
@@ -132,6 +133,49 @@ class NapoleonTeams(Napoleon):
                 f"{self.name} is for 4 or 6 players in two teams, not {len(players)}.",
             )
         return super().seats_for(players)
+
+    def scenario_family(
+        self, data: dict[str, Any], seats: Sequence[SeatInfo], seat: Callable[[Any], Seat]
+    ) -> Stacks:
+        """A scenario's ``[family]``: ``[family.stacks] paris = { Ann = 3, Cy = 2 }``.
+
+        Each territory named holds the regiments of two or more teammates (NAP-TEAM-04), at
+        least one each.  It may be left out of ``[territories]``: its armies are the stack's
+        total and its owner the seat with strictly the most, nobody on a tie (the scenario
+        works them out; listed anyway, they must agree).
+        """
+        unknown = sorted(set(data) - {"stacks"})
+        if unknown:
+            raise SetupError(
+                "bad_scenario",
+                f"{self.name}'s [family] table takes 'stacks' only, not {', '.join(unknown)}.",
+            )
+        try:
+            table = msgspec.convert(data.get("stacks", {}), dict[str, dict[str, int]])
+        except msgspec.ValidationError as e:
+            raise SetupError("bad_scenario", f"Invalid [family.stacks]: {e}") from None
+        stacks: dict[int, dict[int, int]] = {}
+        for key, refs in table.items():
+            t = self.board.find(key)
+            name = self.board.name(t)
+            units = {seat(ref): n for ref, n in refs.items()}
+            if t in stacks or len(units) != len(refs):
+                raise SetupError("bad_scenario", f"[family.stacks]: {name} is given twice.")
+            if len(units) < 2 or min(units.values()) < 1:
+                raise SetupError(
+                    "bad_scenario",
+                    f"[family.stacks]: {name} needs two or more teammates with at least 1 "
+                    "regiment each (one seat's territory goes in [territories]).",
+                )
+            if len({s % TEAMS for s in units}) > 1:
+                who = ", ".join(seats[s].name for s in units)
+                raise SetupError(
+                    "bad_scenario",
+                    f"[family.stacks]: {who} are not one team (seats alternate teams, "
+                    f"NAP-TEAM-01): enemies never share {name}.",
+                )
+            stacks[t] = dict(sorted(units.items()))
+        return Stacks(stacks=dict(sorted(stacks.items())))
 
     def team_of(self, state: GameState, seat: Seat) -> int:
         return seat % TEAMS  # NAP-TEAM-01: teams alternate around the table

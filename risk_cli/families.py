@@ -1,0 +1,110 @@
+"""Rule families' own verbs and event texts, added to the ``risk`` group.
+
+A rule set names the module of its family's command-line pieces in ``RuleSet.cli_module``; that
+module defines
+
+* ``COMMANDS``: the family's ``click.Command`` verbs (``risk give``, ``risk claim``...);
+* ``EVENT_TEXT``: ``{event tag: text(event, names)}``, one log sentence per family event
+  (``event`` is the viewer's copy, ``risk_core.views.visible_event``; ``names`` a
+  ``risk_cli.render.Names``).
+
+Either may be left out.  Several rule sets may share one module; it is added once.  A verb or an
+event text that another module already provides is refused (``family_clash``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from types import ModuleType
+from typing import Any
+
+import click
+
+from risk_cli import render
+from risk_core import SetupError
+from risk_core.rulesets import names as ruleset_names
+from risk_core.rulesets.base import registered
+from risk_service.families import load_plugins
+
+
+def cli_modules() -> dict[str, str]:
+    """Every registered rule set's ``cli_module``, with the first rule set naming it."""
+    found: dict[str, str] = {}
+    for name in ruleset_names():
+        module = registered()[name].cli_module
+        if module:
+            found.setdefault(module, name)
+    return found
+
+
+def install(group: click.Group) -> list[str]:
+    """Load the plug-in families, then add every family's verbs and texts; return the modules.
+
+    Raises ``SetupError``: ``unknown_family`` for a module that cannot be imported,
+    ``bad_family`` for one whose ``COMMANDS``/``EVENT_TEXT`` are not what they should be,
+    ``family_clash`` for a verb or event text that is already taken.
+    """
+    load_plugins()
+    modules = cli_modules()
+    for module, ruleset in modules.items():
+        add_family(group, _import(module, ruleset))
+    return list(modules)
+
+
+def add_family(group: click.Group, module: ModuleType) -> None:
+    """Add one family module's ``COMMANDS`` to ``group`` and its ``EVENT_TEXT`` to the log.
+
+    Nothing is added when anything clashes.  Adding the same module again changes nothing.
+    """
+    commands = _commands(module)
+    texts = _texts(module)
+    for command in commands:
+        taken = group.commands.get(command.name or "")
+        if taken is not None and taken is not command:
+            raise SetupError(
+                "family_clash",
+                f"Rule family module {module.__name__!r} adds the verb {command.name!r}, "
+                f"which is taken: `risk {command.name}` comes from {_home(taken)}.",
+            )
+    render.add_event_texts(texts, module.__name__)
+    for command in commands:
+        group.add_command(command)
+
+
+def _import(module: str, ruleset: str) -> ModuleType:
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise SetupError(
+            "unknown_family",
+            f"Rule set {ruleset!r} names the command-line module {module!r}, "
+            f"which cannot be imported: {e}",
+        ) from None
+
+
+def _commands(module: ModuleType) -> list[click.Command]:
+    commands = list(getattr(module, "COMMANDS", ()))
+    wrong = [c for c in commands if not isinstance(c, click.Command)]
+    if wrong:
+        raise SetupError(
+            "bad_family",
+            f"{module.__name__}.COMMANDS holds {wrong[0]!r}, not a click command.",
+        )
+    return commands
+
+
+def _texts(module: ModuleType) -> Mapping[str, Callable[[Any, render.Names], str]]:
+    texts = getattr(module, "EVENT_TEXT", {})
+    if not isinstance(texts, Mapping) or not all(
+        isinstance(tag, str) and callable(fmt) for tag, fmt in texts.items()
+    ):
+        raise SetupError(
+            "bad_family",
+            f"{module.__name__}.EVENT_TEXT must map event tags to functions(event, names).",
+        )
+    return texts
+
+
+def _home(command: click.Command) -> str:
+    return getattr(command.callback, "__module__", None) or "another module"
