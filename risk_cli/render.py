@@ -33,7 +33,6 @@ class Names:
     def __init__(self, board: Board, players: Sequence[JsonDict]) -> None:
         self.board = board
         self.players = list(players)
-        self.rounds: int | None = None  # the rounds played, once ``rounds_completed`` is told
 
     def seat(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.players):
@@ -239,20 +238,19 @@ def _won(d: JsonDict, n: Names) -> str:
 
 
 def _won_on_score(d: JsonDict, n: Names) -> str:
-    """The winner, the rounds played (known from the ``rounds_completed`` line before, when
-    rendered in order) and every seat's score, highest first (neutral seats left out)."""
+    """The winner, the rounds played and every seat's score, highest first (neutral seats
+    left out)."""
     scores = d.get("scores") or []
     order = sorted(
         (s for s in range(len(scores)) if s < len(n.players) and not n.players[s]["neutral"]),
         key=lambda s: (s != d["seat"], -scores[s], s),
     )
     table = ", ".join(f"{n.players[s]['name']} {scores[s]}" for s in order)
-    after = f" after {plural(n.rounds, 'round')}" if n.rounds else ""
+    after = f" after {plural(d['rounds'], 'round')}" if d.get("rounds") else ""
     return f"{n.seat(d['seat'])} wins on the score{after}" + (f" ({table})." if table else ".")
 
 
 def _rounds_completed(d: JsonDict, n: Names) -> str:
-    n.rounds = d["rounds"]
     return f"The last of {plural(d['rounds'], 'round')} is over: the score decides."
 
 

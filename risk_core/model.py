@@ -373,8 +373,10 @@ class GameWon(Event, frozen=True, tag="game_won"):
     # team: the seat's team won; score: the best score after the last round (``scores``)
     reason: Literal["mission", "conquest", "last_standing", "team", "score"]
     mission: str | None = None
-    # Every seat's final score, when the score decided (UNSET, never encoded, otherwise).
+    # When the score decided: every seat's final score and the rounds played (UNSET, never
+    # encoded, otherwise).
     scores: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
+    rounds: int | msgspec.UnsetType = msgspec.UNSET
 
 
 # --------------------------------------------------------------------------- state

@@ -306,8 +306,8 @@ def test_a_result_on_the_score() -> None:
     assert over == "The last of 5 rounds is over: the score decides."
     won = {"type": "game_won", "seat": 0, "reason": "score", "mission": None, "scores": [12, 3, 9]}
     assert (
-        click.unstyle(render.event_line(won, n))
+        click.unstyle(render.event_line({**won, "rounds": 5}, n))
         == "Ann wins on the score after 5 rounds (Ann 12, Cy 9, Bob 3)."
     )
-    alone = click.unstyle(render.event_line(won, names(["Ann", "Bob", "Cy"])))
-    assert alone == "Ann wins on the score (Ann 12, Cy 9, Bob 3)."  # no rounds line before it
+    alone = click.unstyle(render.event_line(won, n))  # a result without its rounds
+    assert alone == "Ann wins on the score (Ann 12, Cy 9, Bob 3)."

@@ -244,7 +244,7 @@ class Audit:
             Place(seat=seat, territory="atlantis"),
             Trade(seat=seat, cards=(missing, missing, missing)),
             Occupy(seat=seat, count=-1),
-            Defend(seat=seat, dice=3),
+            Defend(seat=seat, dice=self.rs.defence_dice_max + 1),
         ]
         if foreign:
             f = r.choice(foreign)

@@ -146,7 +146,11 @@ def test_round_limit_ends_on_the_score() -> None:
     commands, events, state = play(seed=3, options={"rounds": 2})
     *_, completed, won = events
     assert completed == RoundsCompleted(rounds=2)
-    assert isinstance(won, GameWon) and won.reason == "score"
+    assert (
+        isinstance(won, GameWon)
+        and won.reason == "score"
+        and won.rounds == RS.round_limit(rc.replay(events[:-1]))
+    )
     before, scores = rc.replay(events[:-1]), won.scores
     assert isinstance(scores, tuple) and scores == RS.scores(before)
     beacons = {"glacier": 2, "harbour": 2, "oasis": 3}

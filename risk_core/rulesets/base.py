@@ -1063,7 +1063,7 @@ class RuleSet:
     def final_result(self, state: GameState) -> GameWon:
         scores = self.scores(state)
         best = max(self.active_seats(state), key=lambda s: self.score_order(state, s, scores))
-        return GameWon(seat=best, reason="score", scores=scores)
+        return GameWon(seat=best, reason="score", scores=scores, rounds=state.round)
 
     def winner(self, state: GameState) -> GameWon | None:
         """The end-of-game hook, asked after every command: a result, or None to go on."""
