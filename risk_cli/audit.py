@@ -176,8 +176,8 @@ def import_(app: App, path: Path, new_id: str | None, as_json: bool) -> None:
     [bad_export] (or [version_mismatch] for other rules or board data).
     """
     data = read_input(path)
+    total = read_header(data).events  # a foreign file is refused before a store is opened
     service = app.local_service("risk import")
-    total = read_header(data).events
     with progress_bar(total, "import") as bar:
         imported = import_game(service, data, game_id=new_id, progress=bar.update)
     v = view(imported.state, None)

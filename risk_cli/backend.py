@@ -139,6 +139,8 @@ class LocalBackend(Backend):
         return Created(gid, {}, None)
 
     def games(self) -> list[JsonDict]:
+        if self.app.missing_store() is not None:
+            return []  # a store not started yet holds no game (and listing starts none)
         return [msgspec.to_builtins(s) for s in self.app.service.games()]
 
     def view(self, game_id: str, seat: str | None, *, at: int | None = None) -> JsonDict:

@@ -12,7 +12,7 @@ from boards import BOARDS_DIR
 from risk_cli import render
 from risk_cli.common import echo_json, json_option
 from risk_core import Board, board_names, json_schema, load_board, rulesets
-from risk_core.board import load_board_dir, unverified_facts
+from risk_core.board import UnverifiedFact, fact_counts, load_board_dir, unverified_facts
 from risk_core.board_sections import section_size
 from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.base import CORE_PHASES
@@ -26,16 +26,20 @@ def rules(name: str | None, as_json: bool) -> None:
 
     Each option names the rule or decision (DEC-nn) it settles; set it with
     `risk new --option key=value`.  The list shows the phases a rule set adds to the core
-    ones (setup, reinforce, attack...); `risk rules NAME` and --json show them all.
+    ones (setup, reinforce, attack...); `risk rules NAME` and --json show them all, and how
+    many facts of the rule set's board are reconstructed or unverified.
     """
     infos = [msgspec.to_builtins(info) for info in rulesets()]
     if name is not None:
         get_ruleset(name)  # raises unknown_ruleset, listing the known names
         infos = [i for i in infos if i["name"] == name]
+        board = load_board(infos[0]["board"])
+        infos[0]["board_facts"] = _counts_info(board)  # how much of it is reconstructed
     if as_json:
         echo_json(infos[0] if name is not None else infos)
     elif name is not None:
         click.echo(render.rules_text(infos[0]))
+        click.echo(f"  {facts_sentence(board, detailed=True)}")
     else:
         for i in infos:
             click.echo(f"{i['name']:<18}{i['title']}  [{i['board']} board]")
@@ -78,13 +82,71 @@ def _board_info(b: Board) -> dict[str, object]:
     }
 
 
+# How each kind of fact (risk_core.board.FACT_KINDS) is named in texts.
+KIND_LABELS = {
+    "board": "board-wide notes",
+    "territory": "territories",
+    "card": "card symbols",
+    "edge": "edges",
+    "bonus": "group bonuses",
+    "sea_zone": "sea zones",
+    "route": "route bonuses",
+    "mission": "missions",
+    "section": "section items",
+}
+MARK = "*"
+LEGEND = f"  {MARK} not verified against a rulebook or the board: reconstructed or a placeholder"
+
+
+def facts_sentence(b: Board, detailed: bool = False, see: bool = True) -> str:
+    """How many of the board's recorded facts are unverified (CORE-01, GAP-nn), in one line;
+    ``detailed`` adds the counts by kind, ``see`` where to read them all."""
+    counts = fact_counts(b)
+    notes = counts.pop("board", (0, 0))[0]
+    unverified = sum(u for u, _ in counts.values())
+    total = sum(n for _, n in counts.values())
+    text = f"Board {b.id}: {unverified} of {total} recorded facts are reconstructed or unverified"
+    if detailed:
+        kinds = ", ".join(f"{KIND_LABELS[k]} {u}/{n}" for k, (u, n) in counts.items() if u)
+        text += f" ({kinds})" if kinds else ""
+        text += f", plus {notes} board-wide note{'s' if notes > 1 else ''}" if notes else ""
+    return f"{text}; see `risk boards show {b.id}`." if see else f"{text}."
+
+
+def _counts_info(b: Board) -> dict[str, dict[str, int]]:
+    return {k: {"unverified": u, "recorded": n} for k, (u, n) in fact_counts(b).items()}
+
+
 def _board_details(b: Board) -> dict[str, object]:
     """Card decks, rule-family sections and unverified facts (CORE-01, GAP-nn provenance)."""
     return {
         "decks": {deck: len(b.deck_cards(deck)) for deck in b.decks},
         "sections": {name: section_size(value) for name, value in b.sections.items()},
+        "facts": _counts_info(b),
         "unverified": [msgspec.to_builtins(f) for f in unverified_facts(b)],
     }
+
+
+def _summary_text(b: Board) -> str:
+    """The board's header and its groups, unverified territories and bonuses marked."""
+    unverified = {f.where for f in unverified_facts(b)}
+
+    def name(where: str, text: str) -> str:
+        return text + MARK if where in unverified else text
+
+    lines = [
+        f"{b.id} (version {b.version}): {b.name_en} / {b.name_fr}",
+        f"  {len(b.territories)} territories, {len(b.groups)} groups, "
+        f"{len(b.card_symbols)} cards ({b.jokers} jokers), {len(b.missions)} missions",
+        f"  {b.content_hash}",
+    ]
+    for g, members in zip(b.groups, b.group_members, strict=True):
+        names = ", ".join(name(f"territories.{b.territories[t].id}", b.name(t)) for t in members)
+        bonus = name(f"groups.{g.id}.bonus", str(g.bonus))
+        lines.append(f"  {g.name_en} (bonus {bonus}): {names}")
+    if any(MARK in line for line in lines[3:]):
+        lines.append(LEGEND)
+    return "\n".join(lines)
 
 
 def _details_text(b: Board) -> str:
@@ -93,9 +155,41 @@ def _details_text(b: Board) -> str:
     lines += [f"  section {n}: {section_size(v)} items" for n, v in b.sections.items()]
     facts = unverified_facts(b)
     if facts:
-        lines.append(f"  {len(facts)} unverified:")
-        lines += [f"    {f.where}: {f.note}" for f in facts]
+        lines.append(f"  {facts_sentence(b, detailed=True, see=False)} Each one and why:")
+        lines += _facts_text(facts)
     return "\n".join(lines)
+
+
+def _facts_text(facts: list[UnverifiedFact]) -> list[str]:
+    """The unverified facts by kind; items sharing a note are listed once, under it."""
+    lines: list[str] = []
+    for kind, label in KIND_LABELS.items():
+        by_note: dict[str, list[str]] = {}
+        for f in facts:
+            if f.kind == kind:
+                by_note.setdefault(f.note, []).append(f.where)
+        if not by_note:
+            continue
+        lines.append(f"  {label} ({sum(map(len, by_note.values()))}):")
+        for note, wheres in by_note.items():
+            if len(wheres) == 1:
+                lines.append(f"    {wheres[0]}: {note}")
+                continue
+            lines.append(f"    {len(wheres)} {label}: {note}")
+            lines += _packed(wheres, 100, " " * 6)
+    return lines
+
+
+def _packed(items: list[str], width: int, indent: str) -> list[str]:
+    """``items`` joined by commas into lines of at most ``width``, never splitting an item."""
+    lines = [indent + items[0]]
+    for item in items[1:]:
+        if len(lines[-1]) + 2 + len(item) + 1 > width:
+            lines[-1] += ","
+            lines.append(indent + item)
+        else:
+            lines[-1] += ", " + item
+    return lines
 
 
 @boards.command(name="show")
@@ -103,6 +197,9 @@ def _details_text(b: Board) -> str:
 @json_option
 def boards_show(name: str, as_json: bool) -> None:
     """Describe board NAME; with --json print its board.json file.
+
+    Unverified territories and bonuses are marked with an asterisk; every unverified fact
+    follows with the reasoning recorded for it.
 
     NAME is a shipped board, or the path of a board folder when it contains a slash
     (a rule family's own board, e.g. `./boards/toy`).
@@ -116,7 +213,7 @@ def boards_show(name: str, as_json: bool) -> None:
     if as_json:
         click.echo((folder / "board.json").read_text(encoding="utf-8"), nl=False)
     else:
-        click.echo(render.board_summary(board))
+        click.echo(_summary_text(board))
         click.echo(_details_text(board))
 
 
@@ -124,7 +221,11 @@ def boards_show(name: str, as_json: bool) -> None:
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @json_option
 def boards_check(path: Path, as_json: bool) -> None:
-    """Validate the board folder PATH (board.json and optional missions.json)."""
+    """Validate the board folder PATH (board.json and optional missions.json).
+
+    Lists every fact the data marks unverified, with its note (an unverified fact without one
+    is an error, `unexplained_fact`).
+    """
     board = load_board_dir(path)
     if as_json:
         echo_json({"ok": True, **_board_info(board), **_board_details(board)})

@@ -10,14 +10,18 @@ view shows what any of its seats sees; its moves act for the one of its seats th
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from risk_core import GameState, RiskError, RuleError, to_act
 from risk_core.seats import commander_of
-from risk_service import GameService
+from risk_service import GameService, ServiceError
+from risk_service.stores import check_sqlite_file, is_default_sqlite, parse_store
 
 if TYPE_CHECKING:
     from risk_cli.backend import Backend
@@ -27,20 +31,60 @@ class App:
     """Per-invocation context: the store URL, the service's Redis URL, and once a command needs
     it, the backend: the local store (``GameService``) or the remote service."""
 
-    def __init__(self, store: str | None, redis_url: str | None = None) -> None:
+    def __init__(
+        self, store: str | None, redis_url: str | None = None, *, create: bool = False
+    ) -> None:
         self.store = store
         self.redis_url = redis_url
+        self.create = create  # --create: a missing store named by --store may be started
         self._service: GameService | None = None
         self._backend: Backend | None = None
+        self._started: str | None = None  # the URL of a store this command started
 
     @property
     def service(self) -> GameService:
         # Opened lazily so that `risk rules`, `risk boards` and `--help` never touch a store.
         if self._service is None:
-            service = GameService(self.store)
-            service.create_schema()
-            self._service = service
+            self._service = self._open()
         return self._service
+
+    def _open(self) -> GameService:
+        """The store, started only where the user asked for one: the default store (folder and
+        all) on first use, any other only with ``--create``; a missing store named otherwise
+        is ``bad_store`` naming the path, so a mistyped path never starts an empty store."""
+        path = self.missing_store()
+        if path is not None and not self.create:
+            raise ServiceError(
+                "bad_store",
+                f"There is no store at {path}: check --store or RISK_STORE, or add --create "
+                "(`risk --create --store URL new ...`) to start one there.",
+            )
+        service = GameService(self._url(), create=True)
+        ctx = click.get_current_context(silent=True)
+        try:
+            service.create_schema()
+        except BaseException:
+            service.close()
+            raise
+        if path is not None and ctx is not None and not ctx.params.get("as_json"):
+            self._started = service.store_url  # said once the command has succeeded
+        return service
+
+    def _url(self) -> str | None:
+        return self.store if self.store is not None else os.environ.get("RISK_STORE")
+
+    def missing_store(self) -> Path | None:
+        """The path of the SQLite store named, if it is not the default one and does not
+        exist yet (None otherwise); ``bad_store`` for a URL that names no store."""
+        try:
+            path = parse_store(self._url()).path
+            if path is None or is_default_sqlite(path):
+                return None
+            # A SQLite file, or a place to start one: an existing folder (--create: any).
+            check_sqlite_file(path, create=True, folders=self.create)
+        except ValueError as e:
+            raise ServiceError("bad_store", str(e)) from None
+        return None if path.exists() else path
 
     @property
     def backend(self) -> Backend:
@@ -62,6 +106,13 @@ class App:
             self._backend.close()
         if self._service is not None:
             self._service.close()
+        # Called when the command's context closes: an exception being handled then is the
+        # command's failure, after which no new store is announced.
+        failure = sys.exc_info()[1]
+        if isinstance(failure, click.exceptions.Exit) and failure.exit_code == 0:
+            failure = None
+        if self._started is not None and failure is None:
+            click.echo(f"Started a new store {self._started}.", err=True)
 
 
 pass_app = click.make_pass_decorator(App)

@@ -6,9 +6,12 @@ module defines
 * ``COMMANDS``: the family's ``click.Command`` verbs (``risk give``, ``risk claim``...);
 * ``EVENT_TEXT``: ``{event tag: text(event, names)}``, one log sentence per family event
   (``event`` is the viewer's copy, ``risk_core.views.visible_event``; ``names`` a
-  ``risk_cli.render.Names``).
+  ``risk_cli.render.Names``);
+* ``SEAT_NOTE``: ``note(player, names) -> str | None``, what a seat is in `risk show`'s players
+  table for the rule sets naming the module (``player``: the seat's entry in the view, with the
+  family's ``seat_view`` facts), in place of the core's ``neutral``; None keeps the core's word.
 
-Either may be left out.  Several rule sets may share one module; it is added once.  A verb or an
+Any may be left out.  Several rule sets may share one module; it is added once.  A verb or an
 event text that another module already provides is refused (``family_clash``).
 """
 
@@ -42,7 +45,8 @@ def install(group: click.Group) -> list[str]:
     """Load the plug-in families, then add every family's verbs and texts; return the modules.
 
     Raises ``SetupError``: ``unknown_family`` for a module that cannot be imported,
-    ``bad_family`` for one whose ``COMMANDS``/``EVENT_TEXT`` are not what they should be,
+    ``bad_family`` for one whose ``COMMANDS``/``EVENT_TEXT``/``SEAT_NOTE`` are not what they
+    should be,
     ``family_clash`` for a verb or event text that is already taken.
     """
     load_plugins()
@@ -53,12 +57,14 @@ def install(group: click.Group) -> list[str]:
 
 
 def add_family(group: click.Group, module: ModuleType) -> None:
-    """Add one family module's ``COMMANDS`` to ``group`` and its ``EVENT_TEXT`` to the log.
+    """Add one family module's ``COMMANDS`` to ``group``, its ``EVENT_TEXT`` to the log and its
+    ``SEAT_NOTE`` to `risk show`.
 
     Nothing is added when anything clashes.  Adding the same module again changes nothing.
     """
     commands = _commands(module)
     texts = _texts(module)
+    note = _seat_note(module)
     for command in commands:
         taken = group.commands.get(command.name or "")
         if taken is not None and taken is not command:
@@ -68,6 +74,8 @@ def add_family(group: click.Group, module: ModuleType) -> None:
                 f"which is taken: `risk {command.name}` comes from {_home(taken)}.",
             )
     render.add_event_texts(texts, module.__name__)
+    if note is not None:
+        render.add_seat_note(note, module.__name__)
     for command in commands:
         group.add_command(command)
 
@@ -104,6 +112,15 @@ def _texts(module: ModuleType) -> Mapping[str, Callable[[Any, render.Names], str
             f"{module.__name__}.EVENT_TEXT must map event tags to functions(event, names).",
         )
     return texts
+
+
+def _seat_note(module: ModuleType) -> render.SeatNote | None:
+    note = getattr(module, "SEAT_NOTE", None)
+    if note is not None and not callable(note):
+        raise SetupError(
+            "bad_family", f"{module.__name__}.SEAT_NOTE must be a function(player, names)."
+        )
+    return note
 
 
 def _home(command: click.Command) -> str:

@@ -10,6 +10,7 @@ import click
 import msgspec
 
 from risk_cli import render
+from risk_cli.catalogue import facts_sentence
 from risk_cli.common import (
     App,
     as_option,
@@ -23,10 +24,33 @@ from risk_cli.common import (
 )
 from risk_cli.profile import profile_path
 from risk_core import Event, RiskError, SeatInfo, SetupError, load_board
+from risk_core.board import unverified_facts
 from risk_core.model import GameStarted, OptionValue
 from risk_core.rulesets.base import COLOURS
-from risk_core.scenario import parse_scenario, scenario_opening
+from risk_core.scenario import MAX_SCENARIO_BYTES, bad, parse_scenario, scenario_opening
 from risk_core.seats import check_commanders
+
+MAX_VERSION = (1 << 63) - 1  # a store's largest integer (SQLite INTEGER, PostgreSQL bigint)
+
+
+class Version(click.IntRange):
+    """A version option (``show --at``, ``replay --to``…): an integer from ``min``, as
+    ``click.IntRange``; one beyond any store's integers is ``bad_version``, like any version a
+    game does not have, never an overflow inside the store."""
+
+    def __init__(self, min: int | None = None) -> None:
+        super().__init__(min=min)
+
+    def _describe_range(self) -> str:  # help text: "[x>=1]", nothing without a minimum
+        return "" if self.min is None else super()._describe_range()
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        n = super().convert(value, param, ctx)
+        if n > MAX_VERSION:
+            raise RiskError(
+                "bad_version", f"No game has a version {n} (the last possible is {MAX_VERSION})."
+            )
+        return n
 
 
 def parse_seed(text: str | None) -> int | str | None:
@@ -174,12 +198,15 @@ def new(
             }
         )
         return
-    n = render.Names(load_board(v["board"]), v["players"])
+    board = load_board(v["board"])
+    n = render.Names(board, v["players"])
     seats_text = ", ".join(
         f"{n.seat(i)} (seat {i}" + (f", played by {commanded[i]})" if i in commanded else ")")
         for i in range(len(players_names))
     )
     click.echo(f"Created game {game_id} ({v['rules']}): {seats_text}.")
+    if unverified_facts(board):
+        click.echo(facts_sentence(board))  # GAP-nn: how much of the board is reconstructed
     click.echo(render.status_line(v, n))
     if kept:
         click.echo(f"Seat and owner tokens saved in {kept} (hand each player theirs).")
@@ -219,7 +246,12 @@ def scenario_events(
     suffix = path.suffix.lower()
     if suffix not in (".toml", ".json"):
         raise click.BadParameter("use a .toml or .json file.", param_hint="--scenario")
-    parsed = parse_scenario(path.read_bytes(), "toml" if suffix == ".toml" else "json")
+    try:
+        with path.open("rb") as file:  # a file without end (/dev/zero) is refused unread
+            data = file.read(MAX_SCENARIO_BYTES + 1)
+    except OSError as e:
+        raise bad(f"Cannot read the scenario file: {e.strerror or e}.") from None
+    parsed = parse_scenario(data, "toml" if suffix == ".toml" else "json")
     _, _, opening = scenario_opening(
         parsed, ruleset=rules, players=names or None, seed=seed, options=options
     )
@@ -270,7 +302,10 @@ def games(app: App, as_json: bool) -> None:
 @game_argument
 @as_option("See the board as this seat: its hand and mission are shown.")
 @click.option(
-    "--at", type=int, metavar="VERSION", help="The board after this many events (default: now)."
+    "--at",
+    type=Version(),
+    metavar="VERSION",
+    help="The board after this many events (default: now).",
 )
 @json_option
 @pass_app

@@ -25,7 +25,7 @@ from risk_cli.common import (
     json_option,
     pass_app,
 )
-from risk_cli.games import parse_seed, viewer_seats
+from risk_cli.games import Version, parse_seed, viewer_seats
 from risk_core import RiskError, load_board
 from risk_core.views import view
 from risk_service import history
@@ -52,14 +52,14 @@ def progress_bar(total: int, what: str) -> Any:
 @click.option(
     "--to",
     "upto",
-    type=click.IntRange(1),
+    type=Version(1),
     metavar="VERSION",
     help="Stop after this version (default: the last); the state there is shown.",
 )
 @click.option(
     "--from",
     "start",
-    type=click.IntRange(1),
+    type=Version(1),
     default=1,
     show_default=True,
     metavar="VERSION",
@@ -109,6 +109,8 @@ def replay(
         )
         return
     names = render.Names(load_board(final["board"]), final["players"])
+    for d in events[: start - 1]:
+        names.follow(d)  # who holds what when the first event printed happened
     interactive = step and sys.stdin.isatty() and sys.stdout.isatty()
     if interactive:
 
@@ -161,7 +163,7 @@ DICE_TEXT = {
 @click.option(
     "--at",
     "at",
-    type=click.IntRange(1),
+    type=Version(1),
     required=True,
     metavar="VERSION",
     help="Keep the parent's first VERSION events (`risk log` numbers them).",
@@ -292,13 +294,13 @@ def _tree_lines(node: history.Node, marked: str, lead: str, indent: str) -> list
 @click.argument("b", metavar="B")
 @click.option(
     "--at-a",
-    type=click.IntRange(1),
+    type=Version(1),
     metavar="VERSION",
     help="A after this many events (default: now).",
 )
 @click.option(
     "--at-b",
-    type=click.IntRange(1),
+    type=Version(1),
     metavar="VERSION",
     help="B after this many events (default: now).",
 )
@@ -371,7 +373,7 @@ def _plain(value: Any) -> str:
 @click.option(
     "--to",
     "upto",
-    type=click.IntRange(1),
+    type=Version(1),
     metavar="VERSION",
     help="Only the battles up to this version.",
 )

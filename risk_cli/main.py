@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from redis.connection import parse_url
 
 from risk_core import RiskError
 
@@ -42,6 +43,13 @@ class RiskGroup(click.Group):
             # ClickException prints to standard error and exits with status 1; the code is
             # the stable part scripts can match on.
             raise click.ClickException(f"{err.message} [{err.code}]") from None
+        except RecursionError:
+            # The last resort for input nested too deeply, read where no reader says so (the
+            # readers of commands and scenario files do: bad_command, bad_scenario).  Nothing
+            # was written: every store write comes after its input is read.
+            raise click.ClickException(
+                "The input is nested too deeply to read. [too_deep]"
+            ) from None
 
 
 @click.group(cls=RiskGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -60,14 +68,25 @@ class RiskGroup(click.Group):
     metavar="URL",
     help="Play through the multiplayer service at this Redis (see `risk serve`).",
 )
+@click.option(
+    "--create",
+    is_flag=True,
+    help="Start the store named by --store if it does not exist yet (folders included); "
+    "the default store is always started on first use.",
+)
 @click.version_option(package_name="risk-engine", message="risk %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, store: str | None, redis_url: str | None) -> None:
+def cli(ctx: click.Context, store: str | None, redis_url: str | None, create: bool) -> None:
     """Play Risk from the command line: every move is stored and can be replayed.
 
     Start with `risk demo`, or `risk new --players "Ann,Bob,Cy"` and `risk show GAME`.
     """
-    app = App(store, redis_url)
+    if redis_url:
+        try:
+            parse_url(redis_url)  # what redis-py checks when it connects, without connecting
+        except ValueError as e:
+            raise RiskError("bad_redis_url", f"Not a Redis URL: {redis_url!r} ({e}).") from None
+    app = App(store, redis_url, create=create)
     ctx.obj = app
     ctx.call_on_close(app.close)
 

@@ -7,7 +7,6 @@ now, which suits several people sharing one terminal.  The engine still checks t
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -68,7 +67,8 @@ def report(game_id: str, v: JsonDict, shown: list[JsonDict], as_json: bool) -> N
             }
         )
         return
-    names = render.Names(load_board(v["board"]), v["players"])
+    # Who held what before these events, so each battle's losses name the army that lost.
+    names = render.Names(load_board(v["board"]), v["players"], render.owners_before(v, shown))
     for d in shown:
         click.echo(render.event_line(d, names))
     click.echo(render.status_line(v, names))
@@ -266,18 +266,31 @@ def submit(app: App, game_id: str, command_json: str, as_seat: str | None, as_js
     Example: risk submit GAME '{"type": "attack", "origin": "peru", "target": "brazil"}'.
     `risk schema` describes every command.
     """
-    text = sys.stdin.read() if command_json == "-" else command_json
+    text = sys.stdin.read(MAX_COMMAND_CHARS + 1) if command_json == "-" else command_json
+    if len(text) > MAX_COMMAND_CHARS:
+        raise RiskError("bad_command", f"A command is at most {MAX_COMMAND_CHARS:,} characters.")
 
     def build(v: JsonDict, board: Board, seat: int) -> Command:
-        try:
-            data = json.loads(text)
-            if isinstance(data, dict):
-                data.setdefault("seat", seat)
-            return decode_command(json.dumps(data))
-        except (ValueError, msgspec.DecodeError) as exc:
-            raise RiskError("bad_command", f"Not a valid command: {exc}") from None
+        return parse_command(text, seat)
 
     run_move(app, game_id, as_seat, as_json, build)
+
+
+MAX_COMMAND_CHARS = 1 << 20  # the longest command `submit` reads (commands are a line or two)
+
+
+def parse_command(text: str, seat: int) -> Command:
+    """The command in JSON ``text``, for ``seat`` unless it names one; ``bad_command`` when it
+    is not JSON, not a command, names a field its command does not have, or is nested too
+    deeply to read."""
+    try:
+        data = msgspec.json.decode(text)
+        if isinstance(data, dict):
+            data.setdefault("seat", seat)
+        return decode_command(msgspec.json.encode(data))
+    except (msgspec.DecodeError, RecursionError) as exc:
+        why = "it is nested too deeply" if isinstance(exc, RecursionError) else exc
+        raise RiskError("bad_command", f"Not a valid command: {why}") from None
 
 
 @click.command()

@@ -2,7 +2,8 @@
 
 Influence and allies (napoleon-2p active), mission announcements (napoleon-mission) and defender
 designation (napoleon-teams).  The three rule sets name this module in ``cli_module``;
-``risk_cli.families`` adds its ``COMMANDS`` to ``risk`` and its ``EVENT_TEXT`` to the log.
+``risk_cli.families`` adds its ``COMMANDS`` to ``risk``, its ``EVENT_TEXT`` to the log and its
+``SEAT_NOTE`` (an independent's status) to `risk show`.
 """
 
 from __future__ import annotations
@@ -63,7 +64,11 @@ def give(
 @json_option
 @pass_app
 def reinforce_ally(app: App, game_id: str, ally: str, as_seat: str | None, as_json: bool) -> None:
-    """Roll a die of reinforcements for your ally ALLY: napoleon-2p, active (NAP-2PA-06)."""
+    """Roll ALLY's reinforcement die now, then place them: napoleon-2p, active (NAP-2PA-06).
+
+    After your own regiments are placed, one ally at a time: each die is known before you
+    choose the next ally; `end-phase` skips the allies left.
+    """
     run_move(
         app,
         game_id,
@@ -105,7 +110,8 @@ def ally_move(
 @json_option
 @pass_app
 def end_phase(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
-    """Close an optional step: stop giving cards, or end the allies' maneuvers (napoleon-2p)."""
+    """Close an optional step: stop giving cards, stop reinforcing allies, or end the allies'
+    maneuvers (napoleon-2p)."""
     run_move(app, game_id, as_seat, as_json, lambda v, b, seat: EndPhase(seat=seat))
 
 
@@ -147,6 +153,15 @@ def _status(ally_of: int | None, n: Names) -> str:
     return "neutral" if ally_of is None else f"allied to {n.seat(ally_of)}"
 
 
+def seat_note(player: JsonDict, n: Names) -> str | None:
+    """`risk show`: an active napoleon-2p independent's status (its ``ally_of``, public:
+    NAP-2PA-01), neutral or allied to a player; None for every other seat."""
+    return _status(player["ally_of"], n) if "ally_of" in player else None
+
+
+SEAT_NOTE = seat_note
+
+
 EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     # napoleon-2p (active independents)
     "card_given": lambda d, n: (
@@ -154,15 +169,11 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         f"now {_status(d['ally_of'], n)}."
     ),
     "influence_ended": lambda d, n: f"{n.seat(d['seat'])} ends the influence step.",
-    "ally_reinforcement_chosen": lambda d, n: (
-        f"{n.seat(d['seat'])} will roll reinforcements for {n.seat(d['ally'])}."
+    "ally_reinforcement_rolled": lambda d, n: (
+        f"{n.seat(d['ally'])} receives {plural(d['face'], 'regiment')}."
     ),
-    "ally_reinforcements_rolled": lambda d, n: (
-        "; ".join(
-            f"{n.seat(a)} receives {plural(f, 'regiment')}"
-            for a, f in zip(d["allies"], d["faces"], strict=False)
-        )
-        + "."
+    "ally_reinforcements_ended": lambda d, n: (
+        f"{n.seat(d['seat'])} ends the allied reinforcements."
     ),
     "status_rolled": lambda d, n: (
         f"Status die for {n.seat(d['independent'])}: {d['face']}; now {_status(d['ally_of'], n)}."

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from risk_core import Board, SetupError
+from risk_core.rulesets.base import registered
 
 JsonDict = dict[str, Any]
 
@@ -28,11 +29,22 @@ _FG = {
 
 
 class Names:
-    """Seat and territory names of one game, for messages."""
+    """Seat and territory names of one game, for messages, and who holds each territory.
 
-    def __init__(self, board: Board, players: Sequence[JsonDict]) -> None:
+    ``owners`` (territory id -> seat) are those known before the first event told; telling
+    events in order (``event_line``) keeps them up to date (``follow``), so a battle's losses
+    are told against the armies that fought it (``army``).
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        players: Sequence[JsonDict],
+        owners: Mapping[str, int] | None = None,
+    ) -> None:
         self.board = board
         self.players = list(players)
+        self.owners: dict[str, int] = dict(owners or {})
 
     def seat(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.players):
@@ -55,6 +67,26 @@ class Names:
         m = next((m for m in self.board.missions if m.id == mission_id), None)
         return m.text_en if m else str(mission_id)
 
+    def army(self, territory_id: str, seat: int) -> int:
+        """The seat whose armies in ``territory_id`` fought for ``seat`` (the mover, or the seat
+        that chose the defence dice): a neutral seat holding it (classic-2p's ally, napoleon-2p's
+        independents fight for a player, and the opponent rolls their defence), else ``seat``
+        itself, whose own regiments fought (also on a shared napoleon-teams territory)."""
+        owner = self.owners.get(territory_id, -1)
+        if owner != seat and 0 <= owner < len(self.players) and self.players[owner].get("neutral"):
+            return owner
+        return seat
+
+    def follow(self, d: JsonDict) -> None:
+        """Note who holds each territory after the event ``d`` (deals, claims, conquests)."""
+        if d["type"] in ("territories_dealt", "position_set"):
+            ids = [t.id for t in self.board.territories]
+            self.owners = {t: o for t, o in zip(ids, d["owners"], strict=False) if o >= 0}
+        elif d["type"] == "setup_placed" and d["territory"] not in self.owners:
+            self.owners[d["territory"]] = d["seat"]  # a claim
+        elif d["type"] == "conquered":
+            self.owners[d["target"]] = self.army(d["origin"], d["seat"])
+
 
 def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
@@ -68,8 +100,15 @@ def event_line(d: JsonDict, n: Names) -> str:
     """One readable sentence for a visible event (``risk_core.views.visible_event``).
 
     A rule family's event is told by its family's text (``add_event_texts``); an event no text
-    is known for, or one its family's text cannot read, by ``generic_line``.
+    is known for, or one its family's text cannot read, by ``generic_line``.  Told in order, the
+    events keep ``n``'s owners up to date.
     """
+    line = _event_text(d, n)
+    n.follow(d)
+    return line
+
+
+def _event_text(d: JsonDict, n: Names) -> str:
     fmt = _EVENT_TEXT.get(d["type"])
     if fmt is not None:
         return fmt(d, n)
@@ -172,11 +211,11 @@ def _defence(d: JsonDict, n: Names) -> str:
 
 def _battle(d: JsonDict, n: Names) -> str:
     attack, defence = _faces(d, "attack"), _faces(d, "defence")
-    losses = [
-        f"{n.seat(who)} loses {k}"
-        for who, k in ((d["seat"], d["attacker_losses"]), (d["defender"], d["defender_losses"]))
-        if k
-    ]
+    sides = (
+        (n.army(d["origin"], d["seat"]), d["attacker_losses"]),
+        (n.army(d["target"], d["defender"]), d["defender_losses"]),
+    )
+    losses = [f"{n.seat(who)} loses {k}" for who, k in sides if k]
     return (
         f"{n.seat(d['seat'])} attacks {n.t(d['target'])} from {n.t(d['origin'])}: "
         f"{attack} against {defence}; {' and '.join(losses)}."
@@ -292,6 +331,16 @@ _EVENT_TEXT: dict[str, EventText] = {
 _FAMILY_TEXT: dict[str, tuple[str, EventText]] = {}
 
 
+def owners_before(v: JsonDict, events: Sequence[JsonDict]) -> dict[str, int]:
+    """Who held each territory before ``events``, from the view ``v`` just after them (each
+    conquest undone): the ``owners`` of a ``Names`` that tells those events."""
+    owners = {t: cell["owner"] for t, cell in v["territories"].items() if cell["owner"] >= 0}
+    for d in reversed(events):
+        if d["type"] == "conquered":
+            owners[d["target"]] = d["previous"]
+    return owners
+
+
 # --------------------------------------------------------------------------- board
 def status_line(v: JsonDict, n: Names) -> str:
     """Who must do what now (the rule set's text for the phase, ``phase_text``)."""
@@ -340,6 +389,29 @@ def board_text(game_id: str, v: JsonDict, board: Board, viewer: int | Sequence[i
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- seat notes
+SeatNote = Callable[[JsonDict, Names], str | None]
+
+# Rule families' notes on a seat in `risk show`'s players table, by the family's CLI module.
+_SEAT_NOTE: dict[str, SeatNote] = {}
+
+
+def add_seat_note(note: SeatNote, owner: str) -> None:
+    """Let the rule sets whose ``cli_module`` is ``owner`` say what a seat is in `risk show`'s
+    players table: ``note(player, names)`` (``player``: the seat's entry in the view) stands
+    in place of the core's ``neutral``; None keeps the core's word."""
+    _SEAT_NOTE[owner] = note
+
+
+def seat_kind(v: JsonDict, p: JsonDict, n: Names) -> str | None:
+    """What the seat ``p`` of the view ``v`` is: its rule family's note, else ``neutral`` for
+    a neutral seat, else None."""
+    ruleset = registered().get(v.get("rules", ""))
+    note = _SEAT_NOTE.get(ruleset.cli_module or "") if ruleset is not None else None
+    said = note(p, n) if note is not None else None
+    return said if said is not None else "neutral" if p["neutral"] else None
+
+
 def _players_table(v: JsonDict, n: Names) -> str:
     rows = [f"  {'seat':<5}{'player':<16}{'territories':>12}{'armies':>8}{'cards':>7}"]
     for p in v["players"]:
@@ -348,8 +420,9 @@ def _players_table(v: JsonDict, n: Names) -> str:
             status.append("winner")
         if p["eliminated"]:
             status.append("eliminated")
-        if p["neutral"]:
-            status.append("neutral")
+        kind = seat_kind(v, p, n)
+        if kind:
+            status.append(kind)
         if p["policy"] == "ask":
             status.append("chooses defence dice")
         name = f"{p['name']} ({p['colour']})"

@@ -1,4 +1,4 @@
-"""Boards as data: decoding, validation and the runtime board (CORE-01, GAP-01..05, GAP-08, GAP-09).
+"""Boards as data: decoding, validation and the runtime board (CORE-01, GAP-01..05, GAP-07..09).
 
 A board lives in ``boards/<name>/`` (or any folder, :func:`load_board_dir`): ``board.json``
 (territories, groups, edges, card symbols, provenance and, for the Napoleon board, capitals, sea
@@ -10,6 +10,13 @@ failing mid-game.
 A rule family adds its own data (cities, capitals, lanes, tracks, cards) under ``board.json``'s
 ``"sections"`` object, one key per section type it registered with
 :func:`~risk_core.board_sections.register_section`; see that module.
+
+Every recorded fact says whether it was checked against a rulebook or the printed board: edges,
+territories (name and group), card symbols, missions and sea zones are :class:`Fact` items
+(``verified``, and a ``note`` giving the reasoning when it is false); group and route bonuses
+have ``bonus_verified`` and ``bonus_note``, card symbols ``card_verified`` and ``card_note``.
+An unverified item without a note is refused (``unexplained_fact``); :func:`unverified_facts`
+lists them all and :func:`fact_counts` counts them by kind.  Correcting one is a data edit.
 
 Territories are addressed by index everywhere in the engine; the index is the territory's
 position in ``board.json``.  Cards have their own ids (:mod:`risk_core.cards`): without a
@@ -52,7 +59,9 @@ MISSION_RANKS: tuple[str, ...] = ("caporal", "capitaine", "general", "empereur")
 # ignored setting.
 
 
-class Territory(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Territory(Fact, frozen=True, forbid_unknown_fields=True):
+    """A territory; ``verified``/``note`` are about its name and group, ``card_*`` its symbol."""
+
     id: str
     name_en: str
     name_fr: str
@@ -62,6 +71,9 @@ class Territory(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     card: Symbol
     pos: tuple[int, int]  # diagram position on a 1000 x 600 map, x east, y south
     aliases: tuple[str, ...] = ()
+    # False when the symbol on this territory's card is a placeholder (GAP-02, GAP-07).
+    card_verified: bool = True
+    card_note: str = ""
 
 
 class Group(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -73,12 +85,15 @@ class Group(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Napoleon (NAP-CAP-01): the empire's capital territory and the Capitals-option bonus.
     capital: str | None = None
     capital_bonus: int | None = None
-    # False when ``bonus`` is a placeholder rather than a printed value (Napoleon GAP-05).
+    # False when ``bonus`` is a placeholder rather than a printed value (Napoleon GAP-05);
+    # ``bonus_note`` then says how it was chosen.
     bonus_verified: bool = True
+    bonus_note: str = ""
 
 
-class SeaZone(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A maritime zone of the Napoleon advanced rules (NAP-ADV-02, GAP-09)."""
+class SeaZone(Fact, frozen=True, forbid_unknown_fields=True):
+    """A maritime zone of the Napoleon advanced rules (NAP-ADV-02, GAP-09); ``verified`` is
+    about its neighbours (``zones`` and ``coasts``)."""
 
     id: str
     name_en: str
@@ -96,6 +111,19 @@ class Route(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name_fr: str
     zones: tuple[str, ...]
     bonus: int | None = None  # None when the value is not known (GAP-09)
+    bonus_verified: bool = True
+    bonus_note: str = ""
+
+
+class Edge(Fact, frozen=True, forbid_unknown_fields=True):
+    """A connection between territories ``a`` and ``b``; ``verified`` covers its kind too.
+
+    ``board.json`` may also list an edge as ``[a, b, kind]``, a verified edge.
+    """
+
+    a: str
+    b: str
+    kind: EdgeKind
 
 
 class Source(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -119,7 +147,7 @@ class BoardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name_fr: str
     groups: tuple[Group, ...]
     territories: tuple[Territory, ...]
-    edges: tuple[tuple[str, str, EdgeKind], ...]
+    edges: tuple[Edge | tuple[str, str, EdgeKind], ...]
     jokers: int
     provenance: Provenance
     sea_zones: tuple[SeaZone, ...] = ()
@@ -128,7 +156,9 @@ class BoardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     sections: dict[str, msgspec.Raw] = {}
 
 
-class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Mission(Fact, frozen=True, forbid_unknown_fields=True):
+    """A secret objective; ``verified`` false when its card text is reconstructed (GAP-03/08)."""
+
     id: str
     text_en: str
     text_fr: str
@@ -154,8 +184,23 @@ class MissionFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class UnverifiedFact(msgspec.Struct, frozen=True):
     """A board value not checked against a rulebook or the printed board, and why (GAP-nn)."""
 
-    where: str  # "provenance.unverified", "groups.<id>.bonus" or "sections.<name>[i] (id)"
+    where: str  # "provenance.unverified", "edges[3] (a–b)", "groups.<id>.bonus", ...
     note: str
+    kind: str = "board"  # one of FACT_KINDS
+
+
+# What :func:`unverified_facts` reports, in its order: board-wide provenance notes, then items.
+FACT_KINDS: tuple[str, ...] = (
+    "board",
+    "territory",
+    "card",
+    "edge",
+    "bonus",
+    "sea_zone",
+    "route",
+    "mission",
+    "section",
+)
 
 
 _board_decoder = msgspec.json.Decoder(BoardFile)
@@ -270,12 +315,12 @@ def _check_sea_zones(file: BoardFile, known: set[str]) -> None:
             )
 
 
-def _check_edges(file: BoardFile, known: set[str]) -> None:
+def _check_edges(edges: tuple[Edge, ...], known: set[str]) -> None:
     # Each edge is one unordered pair added to both ends' neighbour lists, so adjacency is
     # symmetric by construction.  A pair listed twice, in either order, is rejected: that is how
     # one-sided or contradictory listings (say "border" one way, "sea" the other) are excluded.
     seen: dict[frozenset[str], str] = {}
-    for a, b, _kind in file.edges:
+    for a, b in ((e.a, e.b) for e in edges):
         label = f"{a}–{b}"
         for end in (a, b):
             if end not in known:
@@ -290,6 +335,11 @@ def _check_edges(file: BoardFile, known: set[str]) -> None:
                 "duplicate_edge", f"Edge {label} is listed twice (also as {seen[pair]})"
             )
         seen[pair] = label
+
+
+def _edges(file: BoardFile) -> tuple[Edge, ...]:
+    """The file's edges, the ``[a, b, kind]`` form read as a verified :class:`Edge`."""
+    return tuple(e if isinstance(e, Edge) else Edge(e[0], e[1], e[2]) for e in file.edges)
 
 
 def _check_connected(territories: tuple[Territory, ...], neighbours: list[list[int]]) -> None:
@@ -396,6 +446,7 @@ class Board:
         "cards",
         "content_hash",
         "decks",
+        "edges",
         "file",
         "group_index",
         "group_members",
@@ -404,6 +455,7 @@ class Board:
         "index",
         "jokers",
         "missions",
+        "missions_provenance",
         "name_en",
         "name_fr",
         "neighbour_sets",
@@ -421,13 +473,16 @@ class Board:
         file: BoardFile,
         missions: tuple[Mission, ...] = (),
         content_hash: str | None = None,
+        missions_provenance: Provenance | None = None,
     ) -> None:
         """Validate ``file`` and ``missions`` and build the indexes; raises :class:`BoardError`.
 
         ``content_hash`` defaults to a hash of the canonical encoding of the data, for boards
-        built in code rather than read from files.  Sections are decoded with the section types
-        registered now (``unknown_section``, ``bad_section``), then checked: ``cards`` first,
-        so the other checkers see :attr:`cards`, then the rest by name.
+        built in code rather than read from files; ``missions_provenance`` is the provenance of
+        ``missions.json``, listed by :func:`unverified_facts`.  Sections are decoded with the
+        section types registered now (``unknown_section``, ``bad_section``), then checked:
+        ``cards`` first, so the other checkers see :attr:`cards`, then the rest by name.  Last,
+        every unverified fact must have a note (``unexplained_fact``).
         """
         if file.jokers < 0:
             raise BoardError("bad_jokers", f"Board {file.id!r} has {file.jokers} jokers")
@@ -438,16 +493,17 @@ class Board:
         _check_groups(file)
         index = {t.id: i for i, t in enumerate(file.territories)}
         _check_capitals(file, index)
-        _check_edges(file, set(index))
+        edges = _edges(file)
+        _check_edges(edges, set(index))
         _check_sea_zones(file, set(index))
 
         adjacency: list[list[int]] = [[] for _ in file.territories]
         edge_kinds: dict[tuple[int, int], EdgeKind] = {}
-        for a, b, kind in file.edges:
-            i, j = index[a], index[b]
+        for e in edges:
+            i, j = index[e.a], index[e.b]
             adjacency[i].append(j)
             adjacency[j].append(i)
-            edge_kinds[(min(i, j), max(i, j))] = kind
+            edge_kinds[(min(i, j), max(i, j))] = e.kind
         _check_connected(file.territories, adjacency)
         self._lookup = _name_lookup(file.territories)
         _check_missions(missions, file)
@@ -456,6 +512,8 @@ class Board:
             content_hash = _code_hash(file, missions)
 
         self.file = file
+        self.edges = edges
+        self.missions_provenance = missions_provenance
         self.id = file.id
         self.version = file.version
         self.name_en = file.name_en
@@ -500,7 +558,7 @@ class Board:
             if name != CARDS_SECTION:
                 _run_check(name, value, self)
         for fact in unverified_facts(self):
-            if not fact.note:
+            if not fact.note.strip():
                 raise BoardError(
                     "unexplained_fact", f"Unverified {fact.where} has no note saying why"
                 )
@@ -586,8 +644,8 @@ def _run_check(name: str, value: Any, board: Board) -> None:
 
 
 def _code_hash(file: BoardFile, missions: tuple[Mission, ...]) -> str:
-    # Without sections, hash the encoding a board had before sections existed, so boards built
-    # in code keep their hash.
+    # Without sections, leave their key out, as boards were encoded before sections existed.
+    # (The per-item provenance fields are part of the encoding: adding them moved these hashes.)
     data: Any = file
     if not file.sections:
         data = msgspec.to_builtins(file)
@@ -598,25 +656,71 @@ def _code_hash(file: BoardFile, missions: tuple[Mission, ...]) -> str:
 def unverified_facts(board: Board) -> list[UnverifiedFact]:
     """Everything on ``board`` not verified against a source, with the reasoning (GAP-nn).
 
-    In order: ``provenance.unverified`` and ``provenance.reconstructed`` entries, groups whose
-    bonus is a placeholder (``bonus_verified`` false), then every :class:`Fact` with
-    ``verified`` false in the sections, by section name.
+    In :data:`FACT_KINDS` order: board-wide notes (``provenance.unverified`` and
+    ``provenance.reconstructed`` of ``board.json``, then of ``missions.json``), territories
+    (name and group), card symbols (boards without a ``cards`` section), edges, group bonuses,
+    sea zones, route bonuses, missions, then every :class:`Fact` with ``verified`` false in the
+    sections, by section name.
     """
-    prov = board.file.provenance
-    found = [UnverifiedFact("provenance.unverified", text) for text in prov.unverified]
-    found += [UnverifiedFact("provenance.reconstructed", text) for text in prov.reconstructed]
-    found += [
-        UnverifiedFact(f"groups.{g.id}.bonus", f"bonus {g.bonus} is not verified")
-        for g in board.groups
-        if not g.bonus_verified
+    found = _provenance_facts(board.file.provenance, "provenance")
+    if board.missions_provenance is not None:
+        found += _provenance_facts(board.missions_provenance, "missions.provenance")
+    items: list[tuple[str, str, bool, str]] = [
+        ("territory", f"territories.{t.id}", t.verified, t.note) for t in board.territories
     ]
-    for name, value in board.sections.items():
-        found += [
-            UnverifiedFact(where, fact.note)
-            for where, fact in iter_facts(value, f"sections.{name}")
-            if not fact.verified
+    if CARDS_SECTION not in board.sections:
+        items += [
+            ("card", f"territories.{t.id}.card", t.card_verified, t.card_note)
+            for t in board.territories
         ]
+    items += [
+        ("edge", f"edges[{i}] ({e.a}–{e.b})", e.verified, e.note) for i, e in enumerate(board.edges)
+    ]
+    items += [
+        ("bonus", f"groups.{g.id}.bonus", g.bonus_verified, g.bonus_note) for g in board.groups
+    ]
+    items += [("sea_zone", f"sea_zones.{z.id}", z.verified, z.note) for z in board.sea_zones]
+    items += [
+        ("route", f"routes.{r.id}.bonus", r.bonus_verified, r.bonus_note) for r in board.routes
+    ]
+    items += [("mission", f"missions.{m.id}", m.verified, m.note) for m in board.missions]
+    items += [("section", where, fact.verified, fact.note) for where, fact in _section_facts(board)]
+    found += [UnverifiedFact(where, note, kind) for kind, where, ok, note in items if not ok]
     return found
+
+
+def fact_counts(board: Board) -> dict[str, tuple[int, int]]:
+    """Kind -> (unverified, recorded) for each of :data:`FACT_KINDS` the board has.
+
+    ``board`` counts the board-wide provenance notes of :func:`unverified_facts` (every one is
+    unverified); ``card`` counts territory card symbols, absent when a ``cards`` section holds
+    the deck (its entries are ``section`` facts).
+    """
+    recorded = {
+        "territory": len(board.territories),
+        "card": 0 if CARDS_SECTION in board.sections else len(board.territories),
+        "edge": len(board.edges),
+        "bonus": len(board.groups),
+        "sea_zone": len(board.sea_zones),
+        "route": len(board.routes),
+        "mission": len(board.missions),
+        "section": sum(1 for _ in _section_facts(board)),
+    }
+    unverified = dict.fromkeys(FACT_KINDS, 0)
+    for fact in unverified_facts(board):
+        unverified[fact.kind] += 1
+    recorded["board"] = unverified["board"]
+    return {k: (unverified[k], recorded[k]) for k in FACT_KINDS if recorded[k]}
+
+
+def _provenance_facts(prov: Provenance, where: str) -> list[UnverifiedFact]:
+    found = [UnverifiedFact(f"{where}.unverified", text) for text in prov.unverified]
+    return found + [UnverifiedFact(f"{where}.reconstructed", text) for text in prov.reconstructed]
+
+
+def _section_facts(board: Board) -> Iterable[tuple[str, Fact]]:
+    for name, value in board.sections.items():
+        yield from iter_facts(value, f"sections.{name}")
 
 
 def _did_you_mean(candidates: list[str]) -> str:
@@ -648,12 +752,14 @@ def decode_board(board_json: bytes, missions_json: bytes | None = None) -> Board
     except msgspec.DecodeError as exc:  # ValidationError is a subclass
         raise BoardError("malformed_board", f"board.json: {exc}") from None
     missions: tuple[Mission, ...] = ()
+    provenance: Provenance | None = None
     if missions_json is not None:
         try:
-            missions = _missions_decoder.decode(missions_json).missions
+            mission_file = _missions_decoder.decode(missions_json)
         except msgspec.DecodeError as exc:
             raise BoardError("malformed_missions", f"missions.json: {exc}") from None
-    return Board(file, missions, _file_hash(board_json, missions_json))
+        missions, provenance = mission_file.missions, mission_file.provenance
+    return Board(file, missions, _file_hash(board_json, missions_json), provenance)
 
 
 def load_board_dir(path: str | os.PathLike[str]) -> Board:

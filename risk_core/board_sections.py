@@ -14,7 +14,7 @@ board is decoded, not when this module is imported::
 
 Items that subclass :class:`Fact` carry their own provenance (``verified`` and, when the value
 was reconstructed rather than read from a rulebook or board, the reasoning in ``note``), which
-:func:`~risk_core.board.unverified_facts` lists beside the board-level provenance (GAP-nn).
+:func:`~risk_core.board.unverified_facts` lists beside the core items' own (GAP-nn).
 
 This module also holds :class:`BoardError` (re-exported by ``risk_core.board``, its public home),
 so that it depends on nothing else in the board code.
@@ -42,7 +42,8 @@ class BoardError(RiskError):
 
 
 class Fact(msgspec.Struct, frozen=True, kw_only=True):
-    """Base of a section item that records its own provenance.
+    """Base of a board item that records its own provenance: a section item, and the core
+    schema's edges, territories, sea zones and missions (:mod:`risk_core.board`).
 
     ``verified`` is False when the value is a reconstruction or a placeholder; ``note`` then says
     how it was reconstructed and what would settle it (a board with an unverified fact and no

@@ -25,14 +25,17 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache, partial
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from math import factorial
+from typing import Protocol
 
 import msgspec
 
+from risk_core.errors import RuleError
 from risk_core.rng import Rng
 
 Faces = tuple[int, ...]
+MAX_SIDES = 100  # the largest die the engine throws (``Rng.roll``)
 
 
 class DiceSpec(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -81,7 +84,7 @@ def d6(count: int) -> DiceSpec:
 def check(spec: DiceSpec) -> None:
     """Raises ``ValueError`` unless ``spec`` is a throwable die: 1+ dice of 2..100 sides,
     re-roll faces on the die, non-negative modifiers and keep."""
-    if spec.count < 1 or not 2 <= spec.sides <= 100:
+    if spec.count < 1 or not 2 <= spec.sides <= MAX_SIDES:
         raise ValueError(f"bad dice: {spec.count} dice of {spec.sides} sides")
     if any(not 1 <= f <= spec.sides for f in spec.reroll):
         raise ValueError(f"bad dice: re-roll faces {spec.reroll} on a d{spec.sides}")
@@ -163,6 +166,71 @@ def _finish(spec: DiceSpec, faces: list[int]) -> Faces:
     if spec.ranked:
         faces.sort(reverse=True)
     return tuple(faces[: spec.kept])
+
+
+# --------------------------------------------------------------------------- recorded dice
+class RecordedBattle(Protocol):
+    """What :func:`check_faces` reads of a battle event (``risk_core.model.BattleFought``)."""
+
+    @property
+    def attack(self) -> Faces: ...
+    @property
+    def defence(self) -> Faces: ...
+    @property
+    def attack_dice(self) -> DiceSpec | msgspec.UnsetType: ...
+    @property
+    def defence_dice(self) -> DiceSpec | msgspec.UnsetType: ...
+    @property
+    def attack_natural(self) -> Faces | msgspec.UnsetType: ...
+    @property
+    def defence_natural(self) -> Faces | msgspec.UnsetType: ...
+
+
+# Every throw of 1 to 3 plain d6, in any order: a plain battle's faces are checked by look-up.
+_D6_THROWS = frozenset(t for n in (1, 2, 3) for t in product(range(1, 7), repeat=n))
+_UNSET = msgspec.UNSET  # a global: one look-up fewer on the hot path
+
+
+def check_faces(battle: RecordedBattle) -> None:
+    """Raises ``RuleError("bad_history")`` unless each side's recorded faces are a throw its
+    dice can give: plain d6 (no spec recorded) show 1 to 6; a recorded spec is throwable
+    (:func:`check`), its natural faces are on the die and its final faces follow from them
+    (:func:`final_faces`).  Replay's hot path (1 to 3 plain d6 a side) is two set look-ups."""
+    if (
+        battle.attack_dice is _UNSET is battle.defence_dice
+        and battle.attack in _D6_THROWS
+        and battle.defence in _D6_THROWS
+    ):
+        return
+    _check_side("attack", battle.attack, battle.attack_dice, battle.attack_natural)
+    _check_side("defence", battle.defence, battle.defence_dice, battle.defence_natural)
+
+
+def _check_side(
+    side: str,
+    faces: Faces,
+    spec: DiceSpec | msgspec.UnsetType,
+    natural: Faces | msgspec.UnsetType,
+) -> None:
+    try:
+        if isinstance(spec, msgspec.UnsetType):
+            if not faces or not all(1 <= face <= 6 for face in faces):
+                raise ValueError("plain d6 show 1 to 6")
+            return
+        if isinstance(natural, msgspec.UnsetType):
+            raise ValueError(f"no natural faces recorded for {spec}")
+        if not all(1 <= face <= spec.sides for face in natural):
+            raise ValueError(f"natural faces {_text(natural)} are not all on a d{spec.sides}")
+        if final_faces(spec, natural) != tuple(faces):
+            raise ValueError(f"natural faces {_text(natural)} do not give them with {spec}")
+    except ValueError as e:
+        raise RuleError(
+            "bad_history", f"A battle records {side} dice {_text(faces)} no die can throw: {e}."
+        ) from None
+
+
+def _text(faces: Sequence[int]) -> str:
+    return "-".join(map(str, faces)) or "none"
 
 
 # --------------------------------------------------------------------------- exact odds

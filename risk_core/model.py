@@ -16,7 +16,8 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 import msgspec
 
-from risk_core.dice import DiceSpec
+from risk_core.dice import MAX_SIDES, DiceSpec
+from risk_core.errors import RuleError
 
 Seat = int
 OptionValue = str | int | bool
@@ -27,8 +28,11 @@ Phase = str
 
 
 # --------------------------------------------------------------------------- commands
-class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base of every command; ``seat`` is who asks."""
+class Command(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+):
+    """Base of every command; ``seat`` is who asks.  A field no command of its type has is
+    refused when decoding (``risk submit`` and the service alike), never silently dropped."""
 
     seat: Seat
 
@@ -185,9 +189,17 @@ class SeedRevealed(Event, frozen=True, tag="seed_revealed"):
 
 @event
 class DiceScripted(Event, frozen=True, tag="dice_scripted"):
-    """Load die faces to be used before the seeded stream (ENG-04, what-if play)."""
+    """Load die faces to be used before the seeded stream (ENG-04, what-if play).
+
+    A face no die shows (outside 1 to ``dice.MAX_SIDES``) is refused when the event is made or
+    decoded: ``RuleError("bad_script")``, a ``msgspec.ValidationError`` when decoding."""
 
     faces: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        bad = [face for face in self.faces if not 1 <= face <= MAX_SIDES]
+        if bad:
+            raise RuleError("bad_script", f"Die faces are 1 to {MAX_SIDES}, not {bad[0]}.")
 
 
 @event
@@ -536,19 +548,29 @@ def encode(obj: Any) -> bytes:
     return _encoder.encode(obj)
 
 
+# The decoders raise ``msgspec.DecodeError`` (``ValidationError`` for a value of the wrong
+# shape, an unknown field of a command), never ``RecursionError``: JSON nested deeper than the
+# interpreter's stack is undecodable like any other bad input.
+def _decode(decoder: Any, data: bytes | str) -> Any:
+    try:
+        return decoder.decode(data)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply") from None
+
+
 def decode_command(data: bytes | str) -> Command:
-    cmd: Command = _decoder("command").decode(data)
+    cmd: Command = _decode(_decoder("command"), data)
     return cmd
 
 
 def decode_event(data: bytes | str) -> Event:
-    ev: Event = _decoder("event").decode(data)
+    ev: Event = _decode(_decoder("event"), data)
     return ev
 
 
 def decode_events(data: bytes | str) -> list[Event]:
     _decoder("event")
-    evs: list[Event] = _decoders["events"].decode(data)
+    evs: list[Event] = _decode(_decoders["events"], data)
     return evs
 
 

@@ -10,13 +10,14 @@ scenario game is replayed, branched and audited like any other.  Example (TOML):
     seed = 7
     current = "Ann"          # seat number or name (default: seat 0)
     phase = "reinforce"      # or "attack" (the turn starts with nothing to place)
-    turn = 9                 # optional; round is derived unless given
+    turn = 9                 # optional (>= 1); round (1 to turn) is the turn unless given
     dice = [6, 6, 6, 1, 1]   # optional: the next die faces, then the seeded stream
+    trades = 0               # optional: sets traded so far (>= 0)
 
     [options]
     fortify = "connected"
 
-    [territories]            # every territory: owner (seat or name) and armies (>= 1)
+    [territories]            # every territory: owner (seat or name) and armies (1 to 10**6)
     alaska = { owner = "Ann", armies = 3 }
     kamchatka = { owner = 1, armies = 2 }
     # ...
@@ -51,6 +52,12 @@ A territory several seats occupy (napoleon-teams' stacks) may be left out of
 most regiments there, nobody on a tie (NAP-TEAM-04).  Listed anyway, its armies must be that
 total and its owner one of the stack's seats.  The position, family facts included, must keep
 the rule set's invariants (``RuleSet.check_invariants``), else ``bad_scenario``.
+
+Every number has its range, else ``bad_scenario``: armies 1 to ``MAX_COUNT`` (a million), turn
+1 to ``MAX_COUNT``, round 1 to the turn, trades 0 to ``MAX_COUNT``, and die faces those the rule
+set's dice show: 1 to 6 for CORE's dice, 1 to ``dice.MAX_SIDES`` for a family's own (each battle
+then refuses a face its dice cannot show, ``dice.check_faces``).  A file is at most
+``MAX_SCENARIO_BYTES`` (4 MiB), and nested no deeper than the interpreter's stack.
 """
 
 from __future__ import annotations
@@ -61,11 +68,15 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET
 
+from risk_core.dice import MAX_SIDES
 from risk_core.errors import RiskError
 from risk_core.model import Event, GameStarted, GameState, OptionValue, PositionSet, SeatInfo
 from risk_core.rng import Rng, normalise_seed
 from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.base import RuleSet
+
+MAX_SCENARIO_BYTES = 4 << 20  # the largest scenario file read
+MAX_COUNT = 10**6  # the most armies on a territory, turns, rounds or trades a scenario may set
 
 
 class Holding(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -95,13 +106,19 @@ def bad(message: str) -> RiskError:
 
 
 def parse_scenario(data: bytes, fmt: Literal["toml", "json"]) -> Scenario:
+    """The scenario in ``data`` (a file's bytes: read at most ``MAX_SCENARIO_BYTES + 1`` of
+    them, so a longer file is refused without reading it all)."""
+    if len(data) > MAX_SCENARIO_BYTES:
+        raise bad(f"The scenario file is larger than {MAX_SCENARIO_BYTES >> 20} MiB.")
     try:
         raw: Any = tomllib.loads(data.decode()) if fmt == "toml" else msgspec.json.decode(data)
         return msgspec.convert(raw, Scenario)
+    except RecursionError:
+        raise bad("Cannot read the scenario file: it is nested too deeply.") from None
+    except msgspec.ValidationError as exc:  # before DecodeError, its base
+        raise bad(f"Invalid scenario: {exc}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, msgspec.DecodeError) as exc:
         raise bad(f"Cannot read the scenario file: {exc}") from None
-    except msgspec.ValidationError as exc:
-        raise bad(f"Invalid scenario: {exc}") from None
 
 
 def scenario_opening(
@@ -121,6 +138,7 @@ def scenario_opening(
     if chosen_seed is None:
         raise bad("A scenario game needs a seed (in the file or given).")
     rs = get_ruleset(name)
+    _check_numbers(rs, scenario)
     opts = {**scenario.options, **(options or {})}
     seats = rs.seats_for(names)
     seed64 = normalise_seed(chosen_seed)
@@ -143,8 +161,8 @@ def scenario_opening(
     for key, holding in scenario.territories.items():
         t = board.find(key)
         owners[t], armies[t] = seat(holding.owner), holding.armies
-        if holding.armies < 1:
-            raise bad(f"{board.name(t)} needs at least 1 army.")
+        if not 1 <= holding.armies <= MAX_COUNT:
+            raise bad(f"{board.name(t)} needs 1 to {MAX_COUNT:,} armies, not {holding.armies}.")
     family = rs.scenario_family(scenario.family, seats, seat) if scenario.family else UNSET
     probe = rs.initial_state(rs.game_started(names, seed64, opts))
     probe.owner, probe.armies = owners, armies  # the same lists: ``_shared`` settles them
@@ -191,6 +209,22 @@ def scenario_opening(
     )
     _check_position(rs, events)
     return name, [s.name for s in seats if not s.neutral], events
+
+
+def _check_numbers(rs: RuleSet, scenario: Scenario) -> None:
+    """Turn, round, trades and die faces in their ranges (armies: per territory, above)."""
+    turn, round = scenario.turn, scenario.round
+    if not 1 <= turn <= MAX_COUNT:
+        raise bad(f"turn is 1 to {MAX_COUNT:,}, not {turn}.")
+    if round is not None and not 1 <= round <= turn:
+        raise bad(f"round is 1 to the turn number ({turn}), not {round}.")
+    if not 0 <= scenario.trades <= MAX_COUNT:
+        raise bad(f"trades is 0 to {MAX_COUNT:,}, not {scenario.trades}.")
+    top = 6 if rs._core_dice else MAX_SIDES  # CORE's dice hooks throw d6 only
+    wrong = [face for face in scenario.dice if not 1 <= face <= top]
+    if wrong:
+        dice = "d6" if top == 6 else "dice"
+        raise bad(f"Die faces are 1 to {top} ({rs.name}'s {dice}), not {wrong[0]}.")
 
 
 def _shared(rs: RuleSet, probe: GameState, seats: list[SeatInfo]) -> set[int]:

@@ -14,7 +14,9 @@ export is for the owner of the store (see the README), and it can be audited at 
 ``import_game`` validates everything before writing anything: the header, the digest, every
 line, the header against ``game_started``, the rules and board versions, and an audit that
 re-executes the history.  Then the game is stored in one atomic write.  Any problem with the
-file is ``RiskError("bad_export")`` (``version_mismatch`` for other rules or board data).
+file is ``RiskError("bad_export")`` (``version_mismatch`` for other rules or board data).  A
+header naming another game than the one its events were played as is ``game_id_mismatch``
+unless the importer names the copy (``game_id=``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import msgspec
 
 import risk_core
 from risk_core import GameState, RiskError
-from risk_core.model import GameStarted, OptionValue
+from risk_core.model import Branched, GameStarted, OptionValue
 from risk_service import versions
 from risk_service.audit import AuditReport, Check, ParentEvents, audit
 from risk_service.store import GAME_ID, GameRecord, GameService, ServiceError
@@ -208,6 +210,8 @@ def import_game(
 ) -> Imported:
     """Validate an export completely, then store it as a new game in one atomic write."""
     exported = read_export(data)
+    if game_id is None:
+        _check_named(exported)
     target = game_id or exported.header.game_id
     if not GAME_ID.fullmatch(target):
         raise ServiceError(
@@ -236,6 +240,28 @@ def import_game(
         records=len(records),
         state=state,
     )
+
+
+def _check_named(exported: Export) -> None:
+    """The header's ``game_id`` must be the game its events were played as.
+
+    A game's opening names it (``game_started.game_id``) and binds its seed commitment to that
+    name; a header naming another game would store the history under a name it was never
+    played as.  A branch's events name its root game, not the branch: its header is not
+    compared.  Importing under an explicit id (``game_id=``, ``risk import --id``) is a copy
+    the importer names, and is not refused.
+    """
+    started = exported.records[0].events[0]
+    assert isinstance(started, GameStarted)  # read_export checked it
+    named, played = exported.header.game_id, started.game_id
+    branch = any(isinstance(e, Branched) for r in exported.records for e in r.events)
+    if played and not branch and named != played:
+        raise RiskError(
+            "game_id_mismatch",
+            f"This file's header names game {named!r}, but its events were played as "
+            f"{played!r} (its opening and seed commitment name {played!r}): choose the id to "
+            "store it under (risk import --id ID).",
+        )
 
 
 def _exists(service: GameService, game_id: str) -> bool:

@@ -7,7 +7,10 @@ events of every game touched, one ledger row per request id (its outcome, reject
 each partition's fence and stream position (``risk_service.ledger``).  Hence:
 
 * a request id already in the ledger is answered with its stored outcome, never decided again
-  (a retry, a redelivery after a crash, a duplicate entry, a second worker);
+  (a retry, a redelivery after a crash, a duplicate entry, a second worker), provided the
+  request is the same: the ledger keeps a digest of each request beside its outcome, and the
+  same id with other content is refused (``request_id_reused``), never given another
+  request's reply;
 * a conflict anywhere (a game version another writer took, a request id another worker stored
   meanwhile) stores nothing; the batch is then redone one request at a time on fresh state;
 * ``Fenced`` (a newer lease holder has written) stores nothing and propagates: the caller must
@@ -247,7 +250,7 @@ class Handler:
                 out[i] = batch.replies[rid] if same else _reused(request)
                 continue
             try:
-                reply, stored = self._decide(batch, request)
+                reply, outcome = self._decide(batch, request)
             except (ServiceError, IntegrityError):
                 self._discard(batch)
                 raise
@@ -261,8 +264,9 @@ class Handler:
                 out[i] = _reject(rid, "bad_request", f"{type(e).__name__}: {e}", request.game_id)
                 return True
             out[i] = reply
-            if stored is None:  # refused before deciding (unknown game, bad token): not recorded
+            if outcome is None:  # refused before deciding (unknown game, bad token): not recorded
                 continue
+            stored = _recorded(outcome, request)
             batch.replies[rid] = reply
             batch.requests[rid] = request
             seat = getattr(request, "seat", None)
@@ -334,7 +338,7 @@ class Handler:
         return game
 
     # ------------------------------------------------------------------ writes
-    def _decide(self, batch: _Batch, request: Request) -> tuple[Reply, bytes | None]:
+    def _decide(self, batch: _Batch, request: Request) -> tuple[Reply, Reply | None]:
         """The reply, and the outcome to record (None: refused, nothing to record)."""
         if isinstance(request, NewGameRequest):
             return self._new(batch, request)
@@ -355,7 +359,7 @@ class Handler:
 
     def _command(
         self, batch: _Batch, request: CommandRequest, state: GameState
-    ) -> tuple[Reply, bytes | None]:
+    ) -> tuple[Reply, Reply | None]:
         rid, gid = request.request_id, request.game_id
         if request.command.seat != request.seat or not self._authentic(
             batch, gid, request.seat, request.token
@@ -367,7 +371,7 @@ class Handler:
         except RuleError as e:
             reply = _reject(rid, e.code, e.message, gid)
             reply.version = state.version
-            return reply, encode(reply)
+            return reply, reply
         events += self._bots(batch, game)
         reply = Reply(
             request_id=rid,
@@ -376,7 +380,7 @@ class Handler:
             version=game.state.version,
             events=visible_events(events, request.seat),
         )
-        return reply, encode(reply)
+        return reply, reply
 
     def _bots(self, batch: _Batch, game: Game) -> list[risk_core.Event]:
         """Moves of seats handed to the computer, while one of them must act."""
@@ -396,7 +400,7 @@ class Handler:
 
     def _timeout(
         self, batch: _Batch, request: TimeoutRequest, state: GameState
-    ) -> tuple[Reply, bytes | None]:
+    ) -> tuple[Reply, Reply | None]:
         """A turn deadline passed (the worker checked the clock): the waiting seat's moves are
         played by the greedy bot until another seat must act.  The engine never reads a clock;
         these are ordinary recorded commands, the request id ``timeout:<game>:<version>``
@@ -420,9 +424,9 @@ class Handler:
             events=visible_events(events, None),
             data={"timed_out": seat},
         )
-        return reply, encode(reply)
+        return reply, reply
 
-    def _new(self, batch: _Batch, request: NewGameRequest) -> tuple[Reply, bytes | None]:
+    def _new(self, batch: _Batch, request: NewGameRequest) -> tuple[Reply, Reply | None]:
         rid, gid = request.request_id, request.game_id
         if not GAME_ID.fullmatch(gid):
             return _reject(rid, "bad_game_id", "Use 1-64 letters, digits, '.', '_' or '-'."), None
@@ -452,7 +456,7 @@ class Handler:
             game = Game.start(gid, events)
         except RiskError as e:
             reply = _reject(rid, e.code, e.message, gid)
-            return reply, encode(reply)
+            return reply, reply
         batch.games[gid] = game
         seats = [i for i, p in enumerate(game.state.players) if not p.neutral]
         for seat in [OWNER, *seats]:
@@ -465,12 +469,12 @@ class Handler:
             version=game.state.version,
             data={"players": [p.name for p in game.state.players], "to_act": to_act(game.state)},
         )
-        stored = encode(reply)  # without the tokens: the ledger keeps only their hashes
-        return _with_tokens(reply, request.secret, gid, seats), stored
+        # Recorded without the tokens: the ledger keeps only their hashes.
+        return _with_tokens(reply, request.secret, gid, seats), reply
 
     def _admin(
         self, batch: _Batch, request: AdminRequest, state: GameState
-    ) -> tuple[Reply, bytes | None]:
+    ) -> tuple[Reply, Reply | None]:
         rid, gid = request.request_id, request.game_id
         if not self._authentic(batch, gid, OWNER, request.token):
             return _unauthorized(request), None
@@ -482,7 +486,7 @@ class Handler:
             batch.seats[(gid, OWNER)] = msgspec.structs.replace(owner, deadline_ms=ms)
             game = self._game(batch, gid, state)  # announced, so the worker schedules it
             reply = Reply(request_id=rid, ok=True, game_id=gid, version=state.version)
-            return reply, encode(reply)
+            return reply, reply
         row = None if seat is None else self._row(batch, gid, seat)
         if seat is None or row is None:
             return _reject(rid, "unknown_seat", f"No playing seat {seat} in {gid}.", gid), None
@@ -499,21 +503,25 @@ class Handler:
                 version=game.state.version,
                 events=visible_events(events, None),
             )
-            return reply, encode(reply)
+            return reply, reply
         if not ledger.secret_ok(request.secret):
             return _reject(rid, "bad_request", "The secret must be 32+ random bytes."), None
         token = ledger.derive_token(request.secret, gid, seat)
         batch.seats[(gid, seat)] = SeatRow(gid, seat, ledger.hash_token(token))
         self._game(batch, gid, state)
         reply = Reply(request_id=rid, ok=True, game_id=gid, version=state.version)
-        stored = encode(reply)
-        return _with_tokens(reply, request.secret, gid, [seat], owner=False), stored
+        return _with_tokens(reply, request.secret, gid, [seat], owner=False), reply
 
     def _again(self, request: Request, row: RequestRow) -> Reply:
-        """The stored outcome of a request decided before, for the same requester only."""
-        first = msgspec.json.decode(row.outcome, type=Reply)
+        """The stored outcome of a request decided before, for the same request (same
+        content: ``request_id_reused`` otherwise) and the same requester only."""
+        recorded = msgspec.json.decode(row.outcome, type=_Recorded)
         if row.game_id != request.game_id:
             return _reused(request)
+        # Outcomes stored by earlier versions carry no digest: only their game is compared.
+        if recorded.request and not hmac.compare_digest(recorded.request, _digest(request)):
+            return _reused(request)
+        first = Reply(**{f: getattr(recorded, f) for f in Reply.__struct_fields__})
         if isinstance(request, CommandRequest):
             if row.seat != request.seat or not self._authentic(
                 _Batch(), request.game_id, request.seat, request.token
@@ -602,6 +610,24 @@ class Handler:
         return Reply(
             request_id=request.request_id, ok=True, game_id=gid, data=msgspec.to_builtins(data)
         )
+
+
+class _Recorded(Reply, kw_only=True, omit_defaults=True):
+    """An outcome as the ledger stores it: the reply, and a digest of the request it answers
+    (``_digest``), so that a request id used again for other content is told apart."""
+
+    request: str = ""
+
+
+def _digest(request: Request) -> str:
+    """SHA-256 of the request's canonical encoding (every field, secrets included: the digest
+    reveals nothing of 256-bit secrets)."""
+    return hashlib.sha256(encode(request)).hexdigest()
+
+
+def _recorded(reply: Reply, request: Request) -> bytes:
+    fields = {f: getattr(reply, f) for f in Reply.__struct_fields__}
+    return encode(_Recorded(**fields, request=_digest(request)))
 
 
 def _op(request: Request | Malformed) -> str:

@@ -3,19 +3,24 @@
 A request is one JSON object in the field ``r`` of a stream entry on ``<prefix>:cmd:{p}``, the
 partition ``p = crc32(game_id) mod P`` (``P`` is stored at ``<prefix>:config``).  Its ``op``
 names its kind (``command`` when absent); every request has a ``request_id`` chosen by the
-client, unique per request and reused only to retry it.  The worker answers with one JSON
+client, unique per request and reused only to retry it: a write sent again with the same id
+and the same content gets the first reply (it is never decided twice); the same id with other
+content is refused (``request_id_reused``).  The worker answers with one JSON
 ``Reply`` pushed to the list ``<prefix>:reply:<request_id>`` (expiring), which the client
 awaits with BLPOP.  The ``{p}`` hash tags put every key of a partition in one Redis Cluster
 slot, so the lease and deadline scripts of a partition are cluster-safe; a worker's read spans
 all its partitions (one XREADGROUP and one pending check), which a Cluster deployment would
 have to split by slot: only a single Redis server is supported.
 
-Reply codes: ``ok``; the engine's own rule codes (``not_your_turn``, ``wrong_phase``…);
-``malformed`` (undecodable request), ``unknown_game``, ``unauthorized`` (missing or wrong
-token, or a token of another seat), ``request_id_reused`` (the id belongs to another request),
-``game_exists``, ``game_not_over`` (an export asked of a game in progress), ``bad_request`` (a
-well-formed request the service cannot do), ``failed``
-(the worker could not process it after several deliveries; it is in the dead-letter stream).
+Reply codes: ``ok``; the engine's own rule and setup codes (``not_your_turn``,
+``wrong_phase``, ``bad_players``…); ``malformed`` (undecodable request), ``unknown_game``,
+``unauthorized`` (missing or wrong token, or a token of another seat), ``request_id_reused``
+(the id belongs to a request with other content), ``bad_game_id``, ``game_exists``,
+``unknown_seat`` (an owner's action on no playing seat), ``game_not_over`` (an export asked of
+a game in progress), ``bad_request`` (a well-formed request the service cannot do),
+``stale_timeout`` (a deadline request for a game that moved on), ``bot_stuck``, ``conflict``
+(other writers kept taking the game's next version), ``failed`` (the worker could not process
+it after several deliveries; it is in the dead-letter stream).
 """
 
 from __future__ import annotations

@@ -47,8 +47,10 @@ from risk_service.mapper import EngineCommand, EngineEvent, EventRow, MsgspecMap
 from risk_service.stores import (
     BACKGROUND_CHECKPOINTS,
     WalCheckpointer,
+    check_sqlite_file,
     copy_rows,
     create_tables,
+    is_default_sqlite,
     parse_store,
     select_states,
 )
@@ -104,8 +106,20 @@ class GameSummary(msgspec.Struct, frozen=True):
 
 
 class GameService:
-    def __init__(self, store: str | None = None, *, background_checkpoints: bool = True) -> None:
+    def __init__(
+        self,
+        store: str | None = None,
+        *,
+        create: bool | None = None,
+        background_checkpoints: bool = True,
+    ) -> None:
         """Open the store at ``store`` (else ``$RISK_STORE``, else the default SQLite file).
+
+        ``create`` says whether a SQLite file that does not exist may be started: ``False``
+        opens an existing store only; ``None`` (the default) starts the file in an existing
+        folder, and makes the folder too for the default store (no ``store`` given, or the
+        default file); ``True`` makes any missing folder.  A file that is not a SQLite
+        database, or a missing one not allowed here, is ``bad_store`` naming the path.
 
         ``background_checkpoints``: a SQLite store's log is checkpointed by a thread of this
         service, not inside commits (see ``stores``); a short-lived process's log is
@@ -113,16 +127,18 @@ class GameService:
         """
         try:
             config = parse_store(store if store is not None else os.environ.get("RISK_STORE"))
+            if config.path is not None:
+                default = store is None or is_default_sqlite(config.path)
+                folders = create is True or (create is None and default)
+                check_sqlite_file(config.path, create=create is not False, folders=folders)
         except ValueError as e:
             raise ServiceError("bad_store", str(e)) from None
         self.store_url = config.url
         self._config = config
         self._checkpointer: WalCheckpointer | None = None
         env = config.env
-        if config.path is not None:
-            config.path.parent.mkdir(parents=True, exist_ok=True)
-            if background_checkpoints:
-                env = {**env, BACKGROUND_CHECKPOINTS: "y"}
+        if config.path is not None and background_checkpoints:
+            env = {**env, BACKGROUND_CHECKPOINTS: "y"}
         with self._store_errors():
             self._app = GameApplication(env=env)
         if config.path is not None and background_checkpoints:

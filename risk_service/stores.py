@@ -12,6 +12,12 @@ The settings are the library's own (``PERSISTENCE_MODULE``, ``SQLITE_DBNAME``, `
 handed to the application as its ``env``.  Tables are never created implicitly
 (``CREATE_TABLE=n``): ``GameService.create_schema`` does it, once, explicitly.
 
+A SQLite store's file is checked before it is opened (``check_sqlite_file``): an existing file
+must be a SQLite database (an empty file is one), and a missing one is created only when the
+caller allows it, in an existing folder unless the caller allows folders too
+(``GameService(create=...)``).  A URL that is neither a known scheme nor a path (``::::``) is
+refused rather than taken for a file name.
+
 ``select_states`` is the projector's read: only the ``state`` column, as plain bytes.  The
 recorders' ``select_events`` builds a row mapping and a ``StoredEvent`` per row, which costs
 more than decoding and folding the events put together.  ``copy_rows`` is a branch's write on
@@ -48,7 +54,12 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
-from eventsourcing.persistence import AggregateRecorder, InterfaceError, StoredEvent
+from eventsourcing.persistence import (
+    AggregateRecorder,
+    DatabaseError,
+    InterfaceError,
+    StoredEvent,
+)
 from eventsourcing.sqlite import (
     SQLITE3_DEFAULT_LOCK_TIMEOUT,
     SQLiteAggregateRecorder,
@@ -82,14 +93,19 @@ def default_sqlite_path() -> Path:
     return Path(base) / "risk" / "games.db"
 
 
+def is_default_sqlite(path: Path) -> bool:
+    """Whether ``path`` (as ``StoreConfig.path`` gives it) is the default SQLite file."""
+    return path == default_sqlite_path().expanduser().absolute()
+
+
 def parse_store(url: str | None) -> StoreConfig:
     """The configuration of a store URL (None: the default SQLite file); ValueError if bad."""
     if url is None or not url.strip():
         return _sqlite(default_sqlite_path())
     url = url.strip()
     scheme, sep, rest = url.partition(":")
-    if not sep or "/" in scheme or len(scheme) < 2:  # a bare path (or a Windows drive letter)
-        return _sqlite(Path(url))
+    if not sep or "/" in scheme or "\\" in scheme or len(scheme) == 1:
+        return _sqlite(Path(url))  # a bare path (or a Windows drive letter)
     scheme = scheme.lower()
     if scheme == "memory":
         return StoreConfig(
@@ -106,7 +122,7 @@ def parse_store(url: str | None) -> StoreConfig:
         return _postgres(url)
     raise ValueError(
         f"Unknown store '{url}': use memory://, sqlite:///path/to/games.db "
-        "or postgresql://user@host:port/database."
+        "or postgresql://user@host:port/database (a file name with ':' is written ./name)."
     )
 
 
@@ -124,6 +140,38 @@ def _sqlite(path: Path) -> StoreConfig:
         },
         path=path,
     )
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first bytes of every SQLite database file
+
+
+def check_sqlite_file(path: Path, *, create: bool, folders: bool = False) -> None:
+    """Make sure a SQLite store can be opened at ``path``; ValueError naming it if not.
+
+    An existing file must be a SQLite database (an empty file is one: SQLite fills it).  A
+    missing file is allowed only with ``create`` (SQLite then makes it), in an existing folder
+    unless ``folders``, which makes the missing folders here.
+    """
+    if path.is_dir():
+        raise ValueError(f"The SQLite store {path} is a directory, not a file.")
+    if path.exists():
+        try:
+            with path.open("rb") as f:
+                head = f.read(len(SQLITE_HEADER))
+        except OSError as e:
+            raise ValueError(f"The SQLite store {path} cannot be read: {e.strerror}.") from None
+        if head and head != SQLITE_HEADER:
+            raise ValueError(f"The file {path} is not a SQLite database.")
+        return
+    if not create:
+        raise ValueError(f"There is no store at {path} (no such file).")
+    if not path.parent.is_dir():
+        if not folders:
+            raise ValueError(
+                f"There is no folder {path.parent} for the store {path}: create the folder "
+                "first, or check the path."
+            )
+        path.parent.mkdir(parents=True, exist_ok=True)
 
 
 def _postgres(url: str) -> StoreConfig:
@@ -207,12 +255,16 @@ def tune_sqlite(datastore: SQLiteDatastore, *, background_checkpoints: bool = Fa
         except (sqlite3.Error, TypeError) as e:
             raise InterfaceError(e) from e
         if not pool.is_sqlite_memory_mode:
-            if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
-                conn.execute("PRAGMA journal_mode=WAL")
+            try:
+                if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                    conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+                if background_checkpoints:
+                    conn.execute(f"PRAGMA wal_autocheckpoint={WAL_BACKSTOP_PAGES}")
+            except sqlite3.DatabaseError as e:  # a file that is not (or no longer) a database
+                conn.close()
+                raise DatabaseError(e) from e
             pool.is_journal_mode_wal = True
-            conn.execute("PRAGMA synchronous=NORMAL")
-            if background_checkpoints:
-                conn.execute(f"PRAGMA wal_autocheckpoint={WAL_BACKSTOP_PAGES}")
         conn.row_factory = sqlite3.Row
         return SQLiteConnection(sqlite_conn=conn, max_age=pool.max_age)
 

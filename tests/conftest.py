@@ -148,7 +148,9 @@ def risk_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("RISK_SEAT", raising=False)
     monkeypatch.delenv("RISK_STORE", raising=False)
-    return f"sqlite:///{tmp_path / 'games.db'}"
+    store = tmp_path / "games.db"
+    store.touch()  # an empty file is an empty SQLite store: it exists, so no --create is needed
+    return f"sqlite:///{store}"
 
 
 @pytest.fixture

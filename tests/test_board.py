@@ -203,11 +203,32 @@ def test_gap_03_fourteen_missions(board: Board) -> None:
 
 
 def test_provenance_is_recorded(board: Board) -> None:
-    """GAP-01..03 ask that unverified data be flagged as such."""
+    """GAP-01..03 ask that unverified data be flagged as such: the sources on the board, the
+    doubts on the items they concern (GAP-01 Irkutsk's French name, GAP-02 card symbols, GAP-03
+    objective cards)."""
     prov = board.file.provenance
     assert {"S1", "S3", "S7", "S8"} <= {s.id for s in prov.sources}
-    assert prov.verified and prov.reconstructed and prov.unverified
-    assert any("Tchita" in u for u in prov.unverified)
+    assert prov.verified and prov.reconstructed
+    irkutsk = board.territories[board.find("irkutsk")]
+    assert not irkutsk.verified and "Tchita" in irkutsk.note and "Irkoutsk" in irkutsk.note
+    assert all(not t.card_verified and "GAP-02" in t.card_note for t in board.territories)
+    assert all(not m.verified and "GAP-03" in m.note for m in board.missions)
+
+
+def test_gap_01_adjacency_verified_doubtful_kinds_marked(board: Board) -> None:
+    """GAP-01: the 83 pairs agree across sources; only the kinds the reference calls probable
+    or unknown are unverified, each saying so."""
+    doubtful = {(e.a, e.b) for e in board.edges if not e.verified}
+    assert doubtful == {
+        ("east_africa", "middle_east"),
+        ("egypt", "southern_europe"),
+        ("north_africa", "southern_europe"),
+        ("north_africa", "western_europe"),
+        ("northern_europe", "scandinavia"),
+    }
+    assert all("Adjacency verified" in e.note for e in board.edges if not e.verified)
+    alaska_kamchatka = next(e for e in board.edges if {e.a, e.b} == {"alaska", "kamchatka"})
+    assert alaska_kamchatka.verified and "R004 l.111" in alaska_kamchatka.note
 
 
 # --- Loading -----------------------------------------------------------------------------------
@@ -353,7 +374,7 @@ def _reversed_edge(d: Json) -> None:
 
 
 def _isolate_madagascar(d: Json) -> None:
-    d["edges"] = [e for e in d["edges"] if "madagascar" not in e[:2]]
+    d["edges"] = [e for e in d["edges"] if "madagascar" not in (e["a"], e["b"])]
 
 
 def _negative_jokers(d: Json) -> None:
@@ -373,7 +394,7 @@ def _bad_symbol(d: Json) -> None:
 
 
 def _bad_edge_kind(d: Json) -> None:
-    d["edges"][0][2] = "tunnel"
+    d["edges"][0]["kind"] = "tunnel"
 
 
 def _no_territories(d: Json) -> None:

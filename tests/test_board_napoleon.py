@@ -178,7 +178,7 @@ def test_gap_05_empire_bonuses_are_unverified_placeholders(board: Board) -> None
         assert g.bonus == 2 * g.capital_bonus
         # DEC-31: the capital bonus never beats holding the whole empire.
         assert g.bonus > g.capital_bonus
-    assert any("GAP-05" in u for u in board.file.provenance.unverified)
+        assert "GAP-05" in g.bonus_note and f"capital bonus ({g.capital_bonus}," in g.bonus_note
 
 
 def test_gap_05_a_board_file_edit_corrects_a_bonus() -> None:
@@ -199,6 +199,16 @@ def test_nap_02_rulebook_adjacent_pairs(board: Board) -> None:
     assert chain_holds(board, "Galicie", "Moldavie & Valachie")
     assert board.edge_kind(board.find("Galicie"), board.find("Moldavie & Valachie")) == "border"
     assert chain_holds(board, "Angleterre", "Île de France")
+
+
+def test_nap_02_england_ile_de_france_is_a_border() -> None:
+    """NAP-02 / GAP-04: 000 l.88 names Angleterre and Île de France among the adjacent pairs,
+    apart from the pairs "reliés par une ligne maritime": a border, verified, the line cited."""
+    board = load_board("napoleon")
+    england, paris = board.find("Angleterre"), board.find("Île de France")
+    assert board.edge_kind(england, paris) == board.edge_kind(paris, england) == "border"
+    edge = next(e for e in board.edges if {e.a, e.b} == {"angleterre", "ile_de_france"})
+    assert edge.verified and "l.88" in edge.note and "ligne maritime" in edge.note
 
 
 @pytest.mark.parametrize(
@@ -278,16 +288,32 @@ def test_gap_04_positions_fit_a_map_of_europe(board: Board) -> None:
 
 
 def test_gap_04_provenance_separates_rulebook_and_reconstruction(board: Board) -> None:
-    """GAP-04: provenance says what comes from the rulebook and what is reconstructed."""
-    prov = board.file.provenance
-    assert {"R000", "R001", "HIST"} <= {s.id for s in prov.sources}
-    verified = " ".join(prov.verified)
+    """GAP-04: each territory and edge says whether the rulebook attests it, citing the line,
+    or how it was reconstructed; the sources stay on the board."""
+    assert {"R000", "R001", "HIST"} <= {s.id for s in board.file.provenance.sources}
+    notes = " ".join(t.note for t in board.territories) + " ".join(e.note for e in board.edges)
     for cite in ("l.88", "l.288", "l.359", "l.389", "l.604", "l.622", "l.975", "l.997"):
-        assert cite in verified
-    assert "15 edges" in verified and "27 territory names" in verified
-    reconstructed = " ".join(prov.reconstructed)
-    assert "21 territory names" in reconstructed and "84 of the 99 edges" in reconstructed
-    assert "Asie Mineure" in reconstructed and "Principautés Sérviques" in reconstructed
+        assert cite in notes
+    assert "Asie Mineure" in notes and "Principautés Sérviques" in notes
+    assert all(t.note for t in board.territories) and all(e.note for e in board.edges)
+    # The 21 names the rulebooks do not print come from the 1811 map; the 16 printed names
+    # outside the capitals table have an inferred empire; only the 11 capitals are verified.
+    made_up = [t.id for t in board.territories if "Not in the rulebooks" in t.note]
+    assert len(made_up) == 21 and "hongrie" in made_up and "laponie" in made_up
+    assert sum(not t.verified for t in board.territories) == 37
+    assert {board.territories[i].id for i in board.capitals.values()} == {
+        t.id for t in board.territories if t.verified
+    }
+    # 12 of the 99 edges are the rulebook's, kind included; the 84 others come from the 1811 map
+    # and 3 rulebook edges have a guessed kind.
+    assert sum(e.verified for e in board.edges) == 12
+    assert sum("Not in the rulebooks" in e.note for e in board.edges) == 84
+    guessed = {(e.a, e.b) for e in board.edges if not e.verified and "l.622" in e.note}
+    assert guessed == {
+        ("provinces_baltiques", "finlande"),
+        ("finlande", "royaume_de_suede"),
+        ("royaume_de_suede", "royaume_du_danemark"),
+    }
 
 
 def test_gap_07_forty_eight_cards_and_two_jokers(board: Board) -> None:
@@ -295,7 +321,7 @@ def test_gap_07_forty_eight_cards_and_two_jokers(board: Board) -> None:
     assert board.jokers == 2
     assert board.card_symbols[48:] == ("joker", "joker")
     assert Counter(board.card_symbols[:48]) == {"infantry": 16, "cavalry": 16, "artillery": 16}
-    assert any("GAP-07" in u for u in board.file.provenance.unverified)
+    assert all(not t.card_verified and "GAP-07" in t.card_note for t in board.territories)
 
 
 # --- NAP-ADV-02 / GAP-09: sea zones and routes -------------------------------------------------
@@ -494,9 +520,15 @@ def test_gap_08_difficulty_increases_by_rank(board: Board) -> None:
 
 
 def test_gap_08_deck_is_marked_reconstructed(board: Board) -> None:
-    """GAP-08: the deck is reconstructed, not from the rulebooks, and unverified."""
+    """GAP-08: every card is reconstructed, not from the rulebooks, and says so; the deck-wide
+    choices stay in the file's provenance."""
+    assert all(
+        not m.verified and m.note.startswith("GAP-08: reconstructed") for m in board.missions
+    )
+    alpes = next(m for m in board.missions if m.id == "caporal_alpes")
+    assert "Piémont is itself a reconstructed territory" in alpes.note
     prov = json.loads(RAW_MISSIONS)["provenance"]
-    assert any("GAP-08" in r and "reconstructed" in r for r in prov["reconstructed"])
+    assert any("GAP-08" in r for r in prov["reconstructed"])
     assert any("GAP-08" in u for u in prov["unverified"])
 
 

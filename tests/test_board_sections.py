@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -170,11 +169,15 @@ def test_unverified_fact_needs_a_note() -> None:
 
 
 def test_gap_05_placeholder_bonuses_are_unverified_facts() -> None:
-    """GAP-05: Napoleon's empire bonuses are placeholders, each listed with the provenance."""
-    facts = unverified_facts(load_board("napoleon"))
-    bonuses = [f.where for f in facts if f.where.startswith("groups.")]
-    assert len(bonuses) == 11 and "groups.empire_francais.bonus" in bonuses
-    assert sum(f.where.startswith("provenance.") for f in facts) == 15
+    """GAP-05: Napoleon's empire bonuses are placeholders, each listed with its own note."""
+    board = load_board("napoleon")
+    facts = unverified_facts(board)
+    bonuses = {f.where: f.note for f in facts if f.where.startswith("groups.")}
+    assert len(bonuses) == 11 and "GAP-05" in bonuses["groups.empire_francais.bonus"]
+    assert all(f.kind == "bonus" for f in facts if f.where.startswith("groups."))
+    prov = board.file.provenance
+    board_wide = [f.note for f in facts if f.where.startswith("provenance.")]
+    assert board_wide == [*prov.unverified, *prov.reconstructed]
 
 
 # --- Cards -------------------------------------------------------------------------------------
@@ -232,27 +235,18 @@ def test_core_01_classic_cards_keep_todays_ids() -> None:
     assert board.deck_cards("main") == list(range(44))
 
 
-def git_head(path: str) -> bytes | None:
-    try:
-        done = subprocess.run(
-            ["git", "show", f"HEAD:{path}"], cwd=BOARDS_DIR.parent, capture_output=True, check=True
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return done.stdout
-
-
 @pytest.mark.parametrize("name", ["classic", "napoleon"])
-def test_shipped_boards_keep_their_content_hash(name: str) -> None:
-    """The hash recorded in every game's first event does not move (CORE-01 data unchanged)."""
-    board_json = git_head(f"boards/{name}/board.json")
-    missions_json = git_head(f"boards/{name}/missions.json")
-    if board_json is None:
-        pytest.skip("not a git checkout")
-    committed = decode_board(board_json, missions_json)
+def test_shipped_boards_hash_is_the_hash_of_their_files(name: str) -> None:
+    """The hash recorded in every game's first event is a pure function of the two files'
+    bytes: decoding them again gives it again, so a stored game can tell whether its board
+    changed (CORE-01).  Editing a board file changes it (tests/test_board.py)."""
+    board_json = (BOARDS_DIR / name / "board.json").read_bytes()
+    missions_json = (BOARDS_DIR / name / "missions.json").read_bytes()
+    first, again = decode_board(board_json, missions_json), decode_board(board_json, missions_json)
     board = load_board(name)
-    assert board.content_hash == committed.content_hash
-    assert board.sections == {} and unverified_facts(board) == unverified_facts(committed)
+    assert board.content_hash == first.content_hash == again.content_hash
+    assert board.content_hash.startswith("sha256:") and len(board.content_hash) == 71
+    assert board.sections == {} and unverified_facts(board) == unverified_facts(first)
 
 
 # --- Display -----------------------------------------------------------------------------------
@@ -268,7 +262,11 @@ def test_boards_show_lists_sections_decks_and_unverified_facts(tmp_path: Path) -
         "  card decks: main 5, events 2",
         "  section cards: 7 items",
         "  section toy_cities: 2 items",
-        "  3 unverified:",
+        "  Board toy: 2 of 19 recorded facts are reconstructed or unverified (section items 2/9),"
+        " plus 1 board-wide note. Each one and why:",
+        "  board-wide notes (1):",
+        "    provenance.unverified: The toy board is made up",
+        "  section items (2):",
         "    sections.toy_cities[1] (port): Size read off a blurred photo",
     ):
         assert line in lines
@@ -281,4 +279,6 @@ def test_boards_show_lists_sections_decks_and_unverified_facts(tmp_path: Path) -
     assert report["unverified"][1] == {
         "where": "sections.cards[5]",
         "note": "Effect text reconstructed from a forum post",
+        "kind": "section",
     }
+    assert report["facts"]["section"] == {"unverified": 2, "recorded": 9}

@@ -31,7 +31,7 @@ class Table:
 
     def __call__(self, *args: str) -> Any:
         self.calls += 1
-        result = self.runner.invoke(cli, ["--store", self.store, *args, "--json"])
+        result = self.runner.invoke(cli, ["--create", "--store", self.store, *args, "--json"])
         assert result.exit_code == 0, (args, result.stderr)
         return json.loads(result.stdout)
 

@@ -30,7 +30,7 @@ def risk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
     runner = CliRunner()
 
     def run(*args: str, code: int = 0, input: str | bytes | None = None) -> Result:
-        result = runner.invoke(cli, ["--store", store, *args], input=input)
+        result = runner.invoke(cli, ["--create", "--store", store, *args], input=input)
         assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
         return result
 

@@ -13,8 +13,10 @@ from risk_core.model import (
     CardsTraded,
     EndTurn,
     Fortify,
+    GameState,
     GameWon,
     MissionsDealt,
+    Occupy,
     Place,
     TerritoriesDealt,
     Trade,
@@ -296,6 +298,48 @@ def test_cl20_optional_trade_after_elimination_below_five() -> None:
     assert state.phase == "attack" and state.may_trade
     state, _ = play(state, Trade(seat=0, cards=hand_ids(theirs)))
     assert state.phase == "elim_trade" and state.reserve == 4
+
+
+def eliminated_with_three_cards(move: int | None = None) -> tuple[GameState, tuple[int, ...]]:
+    """Seat 0 has just eliminated seat 2 (Kamchatka) and holds its 3 cavalry cards; the next
+    battle (Venezuela on Brazil) is lost."""
+    theirs = cards_of("cavalry", 3)
+    state, _ = position(
+        ruleset="classic-conquest",
+        phase="attack",
+        round=5,
+        owners={"kamchatka": 2, "brazil": 1, "peru": 1, **{n: 1 for n in theirs}},
+        armies={"alaska": 6, "kamchatka": 1, "venezuela": 6, "brazil": 3},
+        default_owner=0,
+        hands={2: theirs},
+        dice=[6, 1, 1, 6],
+    )
+    attack = Attack(seat=0, origin="alaska", target="kamchatka", dice=1, move=move)
+    state, _ = play(state, attack)
+    return state, hand_ids(theirs)
+
+
+def test_cl20_trade_window_closes_at_the_next_battle() -> None:
+    """CL-20: the cards taken may be traded "immédiatement" (004 l.142): not after another
+    battle of the same attack phase."""
+    state, cards = eliminated_with_three_cards(move=1)
+    assert state.phase == "attack" and state.may_trade
+    state, _ = play(state, Attack(seat=0, origin="venezuela", target="brazil", dice=1))
+    assert not state.may_trade
+    assert rejected(state, Trade(seat=0, cards=cards)) == "wrong_phase"
+    assert not any(isinstance(c, Trade) for c in rc.legal_commands(state))
+
+
+def test_cl20_trade_window_survives_the_move_in() -> None:
+    """CL-20: the occupation step after the conquest is part of it: the trade is still
+    "immediate" right after the move-in."""
+    state, cards = eliminated_with_three_cards()
+    assert state.phase == "occupy" and state.may_trade
+    state, _ = play(state, Occupy(seat=0, count=3))
+    assert state.phase == "attack" and state.may_trade
+    assert Trade(seat=0, cards=cards) in rc.legal_commands(state)
+    state, _ = play(state, Trade(seat=0, cards=cards))
+    assert state.phase == "elim_trade" and state.reserve == escalating_value(1)
 
 
 def test_dec13_option_off_defers_the_obligation() -> None:

@@ -10,9 +10,12 @@ import risk_core as rc
 from risk_core.model import (
     Attack,
     BattleFought,
+    Branched,
     CardDrawn,
     DeckReshuffled,
+    DefenceRequested,
     Defend,
+    DiceReseeded,
     EndTurn,
     Fortify,
     Occupy,
@@ -21,7 +24,7 @@ from risk_core.model import (
     Trade,
 )
 from risk_core.rng import Rng
-from tests.gamekit import BOARD, armies_of, group, kinds, owner_of, play, position, rejected
+from tests.gamekit import BOARD, IDS, armies_of, group, kinds, owner_of, play, position, rejected
 
 
 # ----------------------------------------------------------------------------- ENG
@@ -428,6 +431,31 @@ def test_core18_elimination() -> None:
     state, _ = play(state, Place(seat=1, territory="brazil", count=state.reserve))
     state, _ = play(state, EndTurn(seat=1))
     assert state.current == 0  # seat 2 is skipped
+
+
+def test_core18_trade_window_closes_at_the_next_move_not_at_bookkeeping() -> None:
+    """CL-20/NAP-23: the window to trade the cards taken from an eliminated army closes with the
+    first event of the attack phase that is no follow-up of the elimination (a defence request
+    here: the next battle has begun); a branch's new dice do not close it."""
+    cards = [IDS[c] for c, s in enumerate(BOARD.card_symbols) if s == "infantry"][-3:]
+    state, _ = position(
+        ruleset="classic-conquest",
+        phase="attack",
+        round=5,
+        owners={"kamchatka": 2, "brazil": 1, **{n: 1 for n in cards}},
+        armies={"kamchatka": 1, "alaska": 5, "venezuela": 4},
+        default_owner=0,
+        hands={2: cards},
+        dice=[6, 1],
+    )
+    state, _ = play(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=1, move=1))
+    assert state.phase == "attack" and state.may_trade
+    branched = rc.evolve(
+        rc.evolve(state, Branched(parent="g", version=9)), DiceReseeded(seed=3, commitment="c")
+    )
+    assert branched.may_trade
+    asked = rc.evolve(state, DefenceRequested(seat=1, origin="venezuela", target="brazil", dice=1))
+    assert not asked.may_trade
 
 
 def test_core19_free_move_leaves_one_and_ends_the_turn() -> None:

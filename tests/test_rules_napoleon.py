@@ -187,6 +187,24 @@ def test_nap23_five_cards_after_elimination_is_not_forced() -> None:
     assert state.phase == "attack" and len(state.players[0].hand) == 5
 
 
+def test_nap23_trade_after_elimination_only_immediately() -> None:
+    """NAP-23: the cards taken are traded "immédiatement": right after the conquest (a set may
+    still be traded then), never after the next battle."""
+    theirs = cards_of("cavalry", 3)
+    state, _ = nap(
+        phase="attack",
+        owners={"syrie": 2, "castille": 1},
+        default_owner=0,
+        armies={"anatolie": 6, "syrie": 1, "andalousie": 6, "castille": 3},
+        hands={2: theirs},
+        dice=[6, 1, 1, 6],
+    )
+    state, _ = play(state, Attack(seat=0, origin="anatolie", target="syrie", dice=1, move=1))
+    assert state.may_trade and Trade(seat=0, cards=hand_ids(theirs)) in rc.legal_commands(state)
+    state, _ = play(state, Attack(seat=0, origin="andalousie", target="castille", dice=1))
+    assert rejected(state, Trade(seat=0, cards=hand_ids(theirs))) == "wrong_phase"
+
+
 def test_nap24_maneuver_along_own_chain_not_through_enemies() -> None:
     """NAP-24/NAP-27: the maneuver follows own territories only."""
     chain = ["egypte", "syrie", "anatolie"]

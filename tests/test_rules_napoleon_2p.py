@@ -41,7 +41,7 @@ from risk_core.rulesets.napoleon_2p import (
     AllyManeuver,
     AllyManeuvered,
     AllyManeuversOpened,
-    AllyReinforcementsRolled,
+    AllyReinforcementRolled,
     CardGiven,
     EndPhase,
     GiveCard,
@@ -306,9 +306,10 @@ def test_nap2pa02_turn_phases_in_order() -> None:
     assert state.phase == "influence"
     state, _ = play(state, EndPhase(seat=ANN))
     assert state.phase == "reinforce"
-    state, _ = play(state, ReinforceAlly(seat=ANN, ally=GREEN))
     state, events = play(state, Place(seat=ANN, territory="tunis_tripoli", count=3))
-    assert kinds(events) == ["AllyReinforcementsRolled", "ArmiesPlaced"]
+    assert kinds(events) == ["ArmiesPlaced"] and state.phase == "ally_reinforce"
+    state, events = play(state, ReinforceAlly(seat=ANN, ally=GREEN))
+    assert kinds(events) == ["AllyReinforcementRolled"]
     assert state.phase == "ally_place" and sum(RULES.steps(state).quota) == 2
     state, _ = play(state, Place(seat=ANN, territory="syrie", count=2))
     assert state.phase == "attack"
@@ -353,7 +354,7 @@ def test_nap2pa04_an_independent_holding_three_cards_is_locked() -> None:
     state = game(owners, {"egypte": 5, "syrie": 2}, phase="reinforce", hands=hands)
     gift = GiveCard(seat=ANN, independent=GREEN, card=card("castille"))
     assert rejected(state, gift) == "influence_locked"
-    state = game(owners, {"egypte": 5, "syrie": 2}, hands=hands, dice=[1, 6, 6, 3])
+    state = game(owners, {"egypte": 2, "syrie": 2}, hands=hands, dice=[1, 6, 6, 3])
     state, _ = play(state, Attack(seat=ANN, origin="egypte", target="syrie", dice=1))
     assert RULES.status(state, GREEN) == BOB  # NAP-2PA-09 still applies
 
@@ -373,26 +374,33 @@ def test_nap2pa06_allied_reinforcements_one_die_per_ally_placed_by_you() -> None
     """NAP-2PA-06: you MAY roll 1d6 per ally and place that many on its territories."""
     owners = {"egypte": ANN, "syrie": GREEN, "anatolie": GREEN, "caucase": YELLOW}
     state = game(owners, phase="reinforce", allies={GREEN: ANN, YELLOW: ANN}, dice=[4])
+    state, _ = play(state, Place(seat=ANN, territory="egypte", count=3))
     assert rejected(state, ReinforceAlly(seat=ANN, ally=BLACK)) == "not_ally"
-    state, _ = play(state, ReinforceAlly(seat=ANN, ally=GREEN))  # Yellow gets nothing
-    assert rejected(state, ReinforceAlly(seat=ANN, ally=GREEN)) == "already_chosen"
-    state, events = play(state, Place(seat=ANN, territory="egypte", count=3))
-    assert of(events, AllyReinforcementsRolled)[0].faces == (4,)
+    state, events = play(state, ReinforceAlly(seat=ANN, ally=GREEN))
+    assert events == [AllyReinforcementRolled(seat=ANN, ally=GREEN, face=4, rng=0, scripted=1)]
     assert rejected(state, Place(seat=ANN, territory="syrie", count=5)) == "not_enough_armies"
     assert rejected(state, Place(seat=ANN, territory="caucase")) == "not_owner"
     assert rejected(state, Place(seat=ANN, territory="egypte")) == "not_owner"
     state, _ = play(state, Place(seat=ANN, territory="syrie", count=3))
     state, events = play(state, Place(seat=ANN, territory="anatolie", count=1))
     assert events == [AllyPlaced(seat=ANN, territory="anatolie", count=1)]
-    assert state.phase == "attack" and state.armies[card("syrie")] == 6
+    assert state.phase == "ally_reinforce" and state.armies[card("syrie")] == 6
+    assert rejected(state, ReinforceAlly(seat=ANN, ally=GREEN)) == "already_chosen"
+    state, _ = play(state, EndPhase(seat=ANN))  # Yellow gets nothing
+    assert state.phase == "attack"
     assert rejected(state, ReinforceAlly(seat=ANN, ally=YELLOW)) == "wrong_phase"
 
 
 def test_nap2pa06_reinforcing_allies_is_optional() -> None:
-    """NAP-2PA-06: without a chosen ally no die is rolled; combat follows own placement."""
+    """NAP-2PA-06: ending the allied step rolls no die; without an ally there is no such step."""
     state = game({"egypte": ANN, "syrie": GREEN}, phase="reinforce", allies={GREEN: ANN})
     state, events = play(state, Place(seat=ANN, territory="egypte", count=3))
-    assert kinds(events) == ["ArmiesPlaced"] and state.phase == "attack"
+    assert kinds(events) == ["ArmiesPlaced"] and state.phase == "ally_reinforce"
+    state, events = play(state, EndPhase(seat=ANN))
+    assert kinds(events) == ["AllyReinforcementsEnded"] and state.phase == "attack"
+    alone = game({"egypte": ANN, "syrie": GREEN}, phase="reinforce")
+    alone, events = play(alone, Place(seat=ANN, territory="egypte", count=3))
+    assert kinds(events) == ["ArmiesPlaced"] and alone.phase == "attack"
 
 
 def test_nap2pa07_attack_with_allied_regiments() -> None:
@@ -434,7 +442,7 @@ def test_nap2pa09_status_die_after_an_invasion_of_an_independent() -> None:
     assert kinds(events) == ["BattleFought", "StatusRolled"]
     assert of(events, StatusRolled)[0].face == 3 and RULES.status(state, BLACK) == BOB
     again = with_status(state, {BLACK: BOB})
-    again.armies[card("ile_de_france")] = 3
+    again.armies[card("ile_de_france")] = 2
     again.dice_script = [1, 6, 6, 1]
     _, events = play(again, Attack(seat=ANN, origin="ile_de_france", target="angleterre", dice=1))
     assert of(events, StatusRolled)[0].ally_of == BOB  # already Bob's ally: no further
@@ -442,9 +450,10 @@ def test_nap2pa09_status_die_after_an_invasion_of_an_independent() -> None:
 
 @pytest.mark.parametrize(("face", "status"), [(1, None), (4, None), (5, ANN), (6, ANN)])
 def test_nap2pa09_an_ally_that_attacks_rolls_too(face: int, status: int | None) -> None:
-    """NAP-2PA-09: 1–4 → your ally becomes neutral; 5–6 → it stays yours."""
+    """NAP-2PA-09: 1–4 → your ally becomes neutral; 5–6 → it stays yours (Syrie, down to one
+    regiment, cannot go on: the invasion is over)."""
     owners = {"egypte": ANN, "syrie": GREEN}
-    state = game(owners, {"syrie": 4, "anatolie": 3}, allies={GREEN: ANN}, dice=[1, 6, 6, face])
+    state = game(owners, {"syrie": 2, "anatolie": 3}, allies={GREEN: ANN}, dice=[1, 6, 6, face])
     state, events = play(state, Attack(seat=ANN, origin="syrie", target="anatolie", dice=1))
     assert RULES.status(state, GREEN) == status and of(events, StatusRolled)[0].face == face
 
@@ -452,18 +461,21 @@ def test_nap2pa09_an_ally_that_attacks_rolls_too(face: int, status: int | None) 
 def test_nap2pa09_ally_against_independent_rolls_for_both() -> None:
     """NAP-2PA-09: an allied independent attacking another: one die for each of the two."""
     owners = {"egypte": ANN, "syrie": GREEN, "anatolie": YELLOW}
-    state = game(owners, {"syrie": 4, "anatolie": 3}, allies={GREEN: ANN}, dice=[1, 6, 6, 2, 5])
+    state = game(owners, {"syrie": 2, "anatolie": 3}, allies={GREEN: ANN}, dice=[1, 6, 6, 2, 5])
     state, events = play(state, Attack(seat=ANN, origin="syrie", target="anatolie", dice=1))
     rolls = of(events, StatusRolled)
     assert [(r.independent, r.face) for r in rolls] == [(GREEN, 2), (YELLOW, 5)]
     assert RULES.status(state, GREEN) is None and RULES.status(state, YELLOW) is None
 
 
-def test_nap2pa09_one_attack_command_is_one_invasion() -> None:
-    """NAP-2PA-09: one die per invasion (an attack command), after its battles and move-in."""
+def test_nap2pa09_one_die_per_invasion_not_per_attack_command() -> None:
+    """NAP-2PA-09 (000 l.306, 494): an invasion is every battle against one target, over any
+    number of attack commands; its one die follows the conquest's move-in."""
     owners = {"egypte": ANN, "syrie": GREEN, "anatolie": GREEN}
-    dice = [6, 6, 6, 1, 1, 6, 6, 6, 1, 5]
+    dice = [1, 6, 6, 6, 6, 6, 1, 1, 6, 6, 6, 1, 5]
     state = game(owners, {"egypte": 9, "syrie": 3}, dice=dice)
+    state, events = play(state, Attack(seat=ANN, origin="egypte", target="syrie", dice=1))
+    assert kinds(events) == ["BattleFought"]  # the invasion goes on: no die yet
     order = Attack(seat=ANN, origin="egypte", target="syrie", until="conquer")
     state, events = play(state, order)
     assert kinds(events) == ["BattleFought", "BattleFought", "TerritoryConquered"]
@@ -555,8 +567,8 @@ def test_nap2pa14_rulebook_example_yellow_invades_white() -> None:
 def test_nap2pa15_who_decides_what() -> None:
     """NAP-2PA-15: the mover places allied regiments; the other player defends independents."""
     state = game({"egypte": ANN, "syrie": GREEN}, phase="reinforce", allies={GREEN: ANN}, dice=[3])
-    state, _ = play(state, ReinforceAlly(seat=ANN, ally=GREEN))
     state, _ = play(state, Place(seat=ANN, territory="egypte", count=3))
+    state, _ = play(state, ReinforceAlly(seat=ANN, ally=GREEN))
     assert state.phase == "ally_place" and rc.to_act(state) == ANN
     assert rejected(state, Place(seat=BOB, territory="syrie")) == "not_your_turn"
     state, _ = play(state, Place(seat=ANN, territory="syrie", count=3))

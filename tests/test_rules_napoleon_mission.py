@@ -188,6 +188,41 @@ def test_mis05_eliminator_takes_cards_not_missions() -> None:
     assert all(f'"{m}"' not in text for m in secret)
 
 
+def test_mis05_announcing_keeps_the_trade_window_open() -> None:
+    """NAP-23 with NAP-MIS-06: announcing the elimination objective is no move, so the cards
+    taken may still be traded right after it."""
+    theirs = cards_of("cavalry", 3)
+    state = game(
+        owners={"syrie": 2, "castille": 0, "anatolie": 0},
+        armies={"anatolie": 6, "syrie": 1},
+        hands={2: theirs},
+        phase="attack",
+        dice=[6, 1],
+    )
+    state, _ = play(state, Attack(seat=0, origin="anatolie", target="syrie", dice=1, move=1))
+    state, _ = claim(state, "empereur_elimination")
+    assert state.may_trade
+    state, events = play(state, Trade(seat=0, cards=hand_ids(theirs)))
+    assert isinstance(events[0], CardsTraded) and state.phase == "elim_trade"
+
+
+def test_mis05_the_free_move_closes_the_trade_window() -> None:
+    """NAP-23 with DEC-21: the turn waits after the free move, but the cards taken can no
+    longer be traded: the maneuver came first."""
+    theirs = cards_of("cavalry", 3)
+    state = game(
+        owners={"syrie": 2, "castille": 0, "anatolie": 0},
+        armies={"anatolie": 6, "syrie": 1, "portugal": 4},
+        hands={2: theirs},
+        phase="attack",
+        dice=[6, 1],
+    )
+    state, _ = play(state, Attack(seat=0, origin="anatolie", target="syrie", dice=1, move=1))
+    state, _ = play(state, Fortify(seat=0, origin="portugal", target="castille", count=1))
+    assert state.current == 0 and not state.may_trade
+    assert rejected(state, Trade(seat=0, cards=hand_ids(theirs))) == "wrong_phase"
+
+
 # --------------------------------------------------------------------------- NAP-MIS-06
 @pytest.mark.parametrize(
     ("mission", "setup", "met"),

@@ -292,7 +292,7 @@ def test_local_backend_views_a_player_without_a_seat_of_its_name(tmp_path: Path)
     from risk_cli.backend import LocalBackend
     from risk_cli.common import App
 
-    app = App(f"sqlite:///{tmp_path / 'g.db'}")
+    app = App(f"sqlite:///{tmp_path / 'g.db'}", create=True)
     try:
         app.service.new_game("classic", REPUBLIC, seed=5, game_id="cw")
         v = LocalBackend(app).view("cw", "Republic")

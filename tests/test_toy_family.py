@@ -430,7 +430,7 @@ def test_rules_lists_the_muster_phase() -> None:
 def test_cli_demo_in_process(tmp_path: Path) -> None:
     """``risk demo --rules toy-d8`` in process, then the log tells the family's events."""
     store = f"sqlite://{tmp_path / 'games.db'}"
-    result = json.loads(invoke("--store", store, "demo", "--rules", RULES, "--json"))
+    result = json.loads(invoke("--create", "--store", store, "demo", "--rules", RULES, "--json"))
     assert result["rules"] == RULES and result["winner"] is not None
     log = invoke("--store", store, "log", result["game_id"])
     assert "draws an order." in log and "muster in" in log
@@ -441,7 +441,7 @@ def test_cli_muster_verb(tmp_path: Path) -> None:
     store = f"sqlite://{tmp_path / 'games.db'}"
     path = tmp_path / "muster.toml"
     path.write_text(SCENARIO)
-    new = json.loads(invoke("--store", store, "new", "--scenario", str(path), "--json"))
+    new = json.loads(invoke("--create", "--store", store, "new", "--scenario", str(path), "--json"))
     out = json.loads(invoke("--store", store, "muster", new["game_id"], "fjord", "--json"))
     assert [e["type"] for e in out["events"]] == ["order_played"]
     assert out["events"][0]["armies"] == 3 and out["phase"] == "reinforce"
@@ -467,9 +467,17 @@ def test_cli_demo_in_a_subprocess_with_risk_families(tmp_path: Path) -> None:
     """Plug-in loading: ``RISK_FAMILIES`` names the family for the installed ``risk`` command;
     the same seed gives the same game as in process (ENG-01)."""
     store = f"sqlite://{tmp_path / 'games.db'}"
-    outside = json.loads(risk("--store", store, "demo", "--rules", RULES, "--json"))
+    outside = json.loads(risk("--create", "--store", store, "demo", "--rules", RULES, "--json"))
     inside = json.loads(
-        invoke("--store", f"sqlite://{tmp_path / 'in.db'}", "demo", "--rules", RULES, "--json")
+        invoke(
+            "--create",
+            "--store",
+            f"sqlite://{tmp_path / 'in.db'}",
+            "demo",
+            "--rules",
+            RULES,
+            "--json",
+        )
     )
     assert outside["digest"] == inside["digest"]
 
@@ -494,7 +502,9 @@ def test_a_fresh_process_reads_a_stored_game(tmp_path: Path) -> None:
     """Plug-in loading, then reading: a process that starts by reading a stored toy game
     (``log``, ``stats``, ``audit --file``) finds the family's board."""
     store = f"sqlite://{tmp_path / 'games.db'}"
-    game = json.loads(risk("--store", store, "demo", "--rules", RULES, "--json"))["game_id"]
+    game = json.loads(risk("--create", "--store", store, "demo", "--rules", RULES, "--json"))[
+        "game_id"
+    ]
     export = tmp_path / "game.json"
     export.write_text(risk("--store", store, "export", game))
     assert "draws an order." in risk("--store", store, "log", game)

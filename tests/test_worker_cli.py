@@ -59,7 +59,7 @@ def test_remote_history(redis_server: Any, tmp_path: Path, monkeypatch: pytest.M
         return result
 
     def local(*args: str, code: int = 0) -> Any:
-        return run(["--store", store], *args, code=code)
+        return run(["--create", "--store", store], *args, code=code)
 
     def remote(*args: str, code: int = 0) -> Any:
         return run(["--redis", redis_server.url], *args, code=code)

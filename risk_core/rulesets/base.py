@@ -34,7 +34,7 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from risk_core.board import Board, add_family_board, load_board
-from risk_core.dice import DiceSpec, d6, throw_battle
+from risk_core.dice import DiceSpec, check_faces, d6, throw_battle
 from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
     ArmiesPlaced,
@@ -86,7 +86,7 @@ from risk_core.rng import Rng, seed_commitment
 from risk_core.seats import check_commanders
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "purple")
-ENGINE_VERSION = "0.1.0"
+ENGINE_VERSION = "0.2.0"
 
 
 class Option(msgspec.Struct, frozen=True, kw_only=True):
@@ -139,6 +139,16 @@ class RuleSet:
     # CL-20/DEC-13: a hand this big after taking an eliminated player's cards trades at once
     # (down to ``forced_trade_at - 1`` cards).
     elimination_trade_at: ClassVar[int] = 5
+    # CL-20/NAP-23: the cards taken from an eliminated army may be traded "immédiatement"
+    # (004 l.142).  The window an elimination opens (``GameState.may_trade``) closes with the
+    # first event of the attack phase that is none of these: the elimination, the move-in of
+    # its conquest (the occupation step), bookkeeping (a branch's lineage and new dice, the end
+    # of the game).  So a battle, a defence request, a free move, a family's own move or the
+    # end of the turn closes it.  A family adds its events that are no move (napoleon-mission:
+    # announcements).
+    trade_window_follow_ups: ClassVar[frozenset[type[Event]]] = frozenset(
+        {PlayerEliminated, Occupied, Branched, DiceReseeded, DiceScripted, GameWon}
+    )
     # Phases this rule set uses, with what the acting seat does in each (shown by ``show`` and
     # ``rules``); every key of ``LEGAL`` must be one of them.
     phases: ClassVar[dict[str, str]] = CORE_PHASES
@@ -302,8 +312,19 @@ class RuleSet:
         return out
 
     def apply(self, state: GameState, ev: Event) -> None:
-        """Apply one event in place (the projector)."""
+        """Apply one event in place (the projector).
+
+        Here, for every rule set and family, the extra trade window ``may_trade`` closes: in
+        the attack phase at the first event that is no follow-up of the elimination that opened
+        it (CL-20/NAP-23, ``trade_window_follow_ups``); in the reinforcement phase, where
+        ``one_set_per_turn`` opens it for the turn's one set (DEC-46), when the phase ends.
+        """
+        phase = state.phase
+        if state.may_trade and phase == "attack" and type(ev) not in self.trade_window_follow_ups:
+            state.may_trade = False
         self.EVENT_HANDLERS[type(ev)](self, state, ev)
+        if phase == "reinforce" and state.phase != "reinforce":
+            state.may_trade = False
         state.version += 1
 
     def legal_commands(self, state: GameState) -> list[Command]:
@@ -555,6 +576,21 @@ class RuleSet:
     def elimination_forced_trade(self, state: GameState) -> bool:
         return True
 
+    def elimination_trade_due(self, state: GameState, seat: Seat) -> bool:
+        """Must ``seat``, having just taken an eliminated player's cards, trade at once?
+
+        CORE (CL-20/DEC-13): a hand of ``elimination_trade_at`` cards or more, unless the rule
+        set defers the obligation (``elimination_forced_trade``).  The trades then go on while
+        ``must_trade`` says so in the ``elim_trade`` step.
+        """
+        hand = state.players[seat].hand
+        return len(hand) >= self.elimination_trade_at and self.elimination_forced_trade(state)
+
+    def one_set_per_turn(self, state: GameState) -> bool:
+        """Whether a seat trades at most one set in its reinforcement phase (DEC-46's other
+        reading, a Napoleon option); never in CORE, where every set held may be traded."""
+        return False
+
     def setup_complete(self, state: GameState, emit: Emit) -> None:
         """Called once when every starting army is placed, before the first turn."""
 
@@ -634,7 +670,20 @@ class RuleSet:
     def must_trade(self, state: GameState, seat: Seat) -> bool:
         return len(state.players[seat].hand) >= self.forced_trade_at
 
+    def set_limit_reached(self, state: GameState) -> bool:
+        """DEC-46 ``one_set_per_turn``: the mover has traded its one set of this reinforcement
+        phase (the phase opened ``may_trade`` for it, the trade closed it).  Trades after an
+        elimination (``elim_trade``, CL-20/NAP-23) are not limited."""
+        return self.one_set_per_turn(state) and not state.may_trade and state.phase != "elim_trade"
+
     def valid_sets(self, state: GameState, seat: Seat) -> Iterator[tuple[int, ...]]:
+        """The sets ``seat`` could trade now: none once its one set per turn is traded."""
+        if self.set_limit_reached(state):
+            return
+        yield from self.sets_in_hand(state, seat)
+
+    def sets_in_hand(self, state: GameState, seat: Seat) -> Iterator[tuple[int, ...]]:
+        """Every valid set (``set_value``) among the cards of ``seat``'s hand."""
         hand = sorted(state.players[seat].hand)
         for size in self.set_sizes:
             for combo in combinations(hand, size):
@@ -689,6 +738,8 @@ class RuleSet:
         phase = state.phase
         if not (phase in ("reinforce", "elim_trade") or (phase == "attack" and state.may_trade)):
             raise RuleError("wrong_phase", f"You cannot trade cards in the {phase} phase.")
+        if self.set_limit_reached(state):
+            raise RuleError("one_per_turn", "You have already traded a set this turn (DEC-46).")
         hand = state.players[cmd.seat].hand
         cards = tuple(cmd.cards)
         if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
@@ -1144,9 +1195,10 @@ class RuleSet:
         state.reserve = ev.income
         state.received = ev.income
         state.conquered = False
-        state.may_trade = False
         # A scenario may start a turn with nothing to place: straight to attacking.
         state.phase = "reinforce" if ev.income else self.after_reinforce_phase(state)
+        # DEC-46: under one set per turn, the window for it (``apply`` closes it with the phase).
+        state.may_trade = state.phase == "reinforce" and self.one_set_per_turn(state)
 
     def _on_position(self, state: GameState, ev: PositionSet) -> None:
         state.rng = ev.rng
@@ -1199,8 +1251,19 @@ class RuleSet:
             move=ev.move,
         )
 
-    def _on_battle(self, state: GameState, ev: BattleFought) -> None:
+    def _battle_dice(self, state: GameState, ev: BattleFought) -> None:
+        """A battle's dice leave the stream (or the script); impossible faces are refused.
+
+        No die shows a 7.  Faces drawn from the seed are right by construction (an audit draws
+        them again and compares), so only scripted faces and faces a spec turns into final ones
+        are checked: replaying plain seeded battles, the hot path, pays nothing for it.
+        """
+        if ev.scripted or ev.attack_dice is not msgspec.UNSET:
+            check_faces(ev)
         self._consume(state, ev.rng, ev.scripted)
+
+    def _on_battle(self, state: GameState, ev: BattleFought) -> None:
+        self._battle_dice(state, ev)
         idx = self.board.index
         state.armies[idx[ev.origin]] -= ev.attacker_losses
         state.armies[idx[ev.target]] -= ev.defender_losses
@@ -1229,11 +1292,7 @@ class RuleSet:
         self._after_occupation(state)
 
     def _after_occupation(self, state: GameState) -> None:
-        forced = (
-            state.may_trade
-            and len(state.players[state.current].hand) >= self.elimination_trade_at
-            and self.elimination_forced_trade(state)
-        )
+        forced = state.may_trade and self.elimination_trade_due(state, state.current)
         state.phase = "elim_trade" if forced else "attack"
         state.reserve = 0
 

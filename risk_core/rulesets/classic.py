@@ -17,6 +17,7 @@ from risk_core.model import (
     Event,
     FamilyState,
     GameState,
+    GameWon,
     MissionsDealt,
     Phase,
     Place,
@@ -104,6 +105,14 @@ class Classic(RuleSet):
         ),
         **COMMON_OPTIONS,
         **SET_VALUE_OPTIONS,
+        "objective_check": Option(
+            default="own_turn",
+            choices=("own_turn", "any_time"),
+            doc="DEC-14 (CL-22): an objective is checked after each action of its holder's own "
+            "turn, a waiting player's when its turn starts (own_turn); or every player's after "
+            "every action, so 'le premier joueur à avoir accompli la mission' wins even during "
+            "another's turn (any_time: the player to move first, then in turn order).",
+        ),
     }
     uses_missions: ClassVar[bool] = True
 
@@ -244,8 +253,24 @@ class Classic(RuleSet):
             groups=frozenset(gi[g] for g in m.groups), extra_groups=m.extra_groups, victim=victim
         )
 
+    def winner(self, state: GameState) -> GameWon | None:
+        """CL-22 with the DEC-14 timing: CORE asks after every command about the seat to move
+        (so a waiting player's objective counts when its turn starts); option
+        ``objective_check=any_time`` then asks about every other live seat, in turn order."""
+        won = super().winner(state)
+        if won is not None or state.turn == 0 or state.phase in ("final", "over"):
+            return won
+        if state.options.get("objective_check", "own_turn") != "any_time":
+            return None
+        n = len(state.players)
+        for step in range(1, n):
+            seat = (state.current + step) % n
+            if not state.players[seat].eliminated and self.mission_done(state, seat):
+                return GameWon(seat=seat, reason="mission", mission=state.players[seat].mission)
+        return None
+
     def mission_done(self, state: GameState, seat: Seat) -> bool:
-        """CL-22 with the DEC-14 timing (called for the seat whose turn it is)."""
+        """CL-22: whether ``seat``'s objective is met now (when to ask: DEC-14, ``winner``)."""
         mid = state.players[seat].mission
         if mid is None:
             return False

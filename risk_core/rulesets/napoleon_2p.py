@@ -7,10 +7,11 @@ turn with a conquest.  The game is won by eliminating the opponent (NAP-2P-01).
 
 Setup (NAP-2P-02..07): jokers out, 10 territory cards to each player and 7 to each independent
 (dealt round-robin from seat 0), one regiment on each; all 50 cards reshuffled into the pile.
-A die decides who places first; then placement turns alternate (DEC-17): the placing player
-places ``min(3, own left)`` of its regiments and then ``min(2, left)`` for each independent
-with stock, in ``Place`` commands of any size on territories of that army; a turn with nothing
-to place passes.  Another die decides who plays first.
+A die decides who places first; then placement turns alternate (DEC-17, option
+``setup_chunk`` = ``OWN/INDEPENDENT``, default ``3/2``): the placing player places
+``min(3, own left)`` of its regiments and then ``min(2, left)`` for each independent with
+stock, in ``Place`` commands of any size on territories of that army; a turn with nothing to
+place passes.  Another die decides who plays first.
 
 Option ``independents``:
 
@@ -20,22 +21,27 @@ Option ``independents``:
   (``Independents.ally_of``).
   A turn goes through these phases:
 
-  ``influence``      give cards (``GiveCard``), each one step toward you; ``EndPhase`` or any
-                     reinforcement command closes it (skipped when no gift is possible);
-  ``reinforce``      own reinforcements, as basic; ``ReinforceAlly`` picks the allies whose die
-                     is rolled when your last own regiment is placed (so the dice are unseen
-                     while you place your own, as when they are rolled afterwards; the dice of
-                     all chosen allies are rolled together);
-  ``ally_place``     place each chosen ally's rolled regiments (all of them) on its territories;
-  ``attack``         attack with own or allied regiments; ``Fortify`` is your own maneuver,
-                     ``AllyManeuver`` skips it, ``EndTurn`` skips every maneuver;
-  ``ally_maneuver``  one ``AllyManeuver`` per ally; ``EndPhase`` ends the turn.
+  ``influence``       give cards (``GiveCard``), each one step toward you; ``EndPhase`` or any
+                      reinforcement command closes it (skipped when no gift is possible);
+  ``reinforce``       own reinforcements, as basic;
+  ``ally_reinforce``  once your own are placed, one ally at a time (NAP-2PA-06, 000 l.481):
+                      ``ReinforceAlly`` rolls that ally's die at once; ``EndPhase`` skips the
+                      allies left (skipped when you have no ally, and once each has had its die);
+  ``ally_place``      place that ally's rolled regiments (all of them) on its territories, then
+                      back to ``ally_reinforce``;
+  ``attack``          attack with own or allied regiments; ``Fortify`` is your own maneuver,
+                      ``AllyManeuver`` skips it, ``EndTurn`` skips every maneuver;
+  ``ally_maneuver``   one ``AllyManeuver`` per ally; ``EndPhase`` ends the turn.
 
-  One ``Attack`` command is one invasion (its battles, and the move-in after a conquest): when
-  it ends, a status die is rolled for the independent attacked and for an ally that attacked
-  (NAP-2PA-09).  Cards are drawn for own conquests only (NAP-2PA-13); whoever eliminates an
-  independent, with own or allied regiments, takes its cards (NAP-2PA-10), which count for the
-  DEC-03 trade after an elimination like a player's.
+  An invasion (000 l.306) is every battle against one target, from any origin (l.355), own or
+  allied.  It ends when the target falls (after the move-in), when no territory can go on
+  attacking it, when you attack another target, or when you end your attacks (``Fortify``,
+  ``AllyManeuver``, ``EndTurn``).  Then one status die is rolled for each independent that
+  attacked or was attacked in it (NAP-2PA-09), before the command's other events; a new attack
+  from the territory of an ally that leaves you on its die is called off.  Cards are drawn for
+  own conquests only (NAP-2PA-13); whoever eliminates an independent, with own or allied
+  regiments, takes its cards (NAP-2PA-10), which count for the DEC-03 trade after an
+  elimination like a player's.
 """
 
 from __future__ import annotations
@@ -47,21 +53,26 @@ import msgspec
 
 from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
+    Attack,
     BattleFought,
     Command,
     DeckFormed,
     Event,
     FamilyState,
     FirstPlayerChosen,
+    Fortify,
     GameStarted,
     GameState,
+    OptionValue,
     Phase,
     Place,
     PlayerEliminated,
+    PositionSet,
     Seat,
     SeatInfo,
     SetupPlaced,
     TerritoriesDealt,
+    TerritoryConquered,
     Trade,
     TurnStarted,
     command,
@@ -77,9 +88,10 @@ INDEPENDENT_REGIMENTS = 21
 PLAYER_CARDS = 10  # NAP-2P-03
 INDEPENDENT_CARDS = 7
 INDEPENDENTS = 4
-OWN_CHUNK = 3  # NAP-2P-06 / DEC-17: per placement turn
-INDEPENDENT_CHUNK = 2
+SETUP_CHUNK = "3/2"  # NAP-2P-06 / DEC-17: own / per independent, per placement turn
 INFLUENCE_LOCK = 3  # NAP-2PA-04: an independent holding 3 cards takes no more
+# Phases an invasion's status dice may wait in (``over``: the opponent fell in that invasion).
+COMBAT_PHASES = ("attack", "defend", "occupy", "elim_trade", "over")
 
 
 class Independents(FamilyState, frozen=True):
@@ -92,11 +104,25 @@ class Independents(FamilyState, frozen=True):
     # neutral, and always None for the two players); empty when independents are passive.
     ally_of: tuple[Seat | None, ...] = ()
     # Per seat, regiments still to place in this step: the setup placement turn (DEC-17: the
-    # placing player's own 3, 2 per independent) or an ally's rolled reinforcements (NAP-2PA-06).
+    # placing player's own chunk, then each independent's) or an ally's rolled reinforcements
+    # (NAP-2PA-06).
     quota: tuple[int, ...] = ()
-    chosen: tuple[Seat, ...] = ()  # allies whose reinforcement die is rolled after own placing
+    reinforced: tuple[Seat, ...] = ()  # allies whose die was rolled this turn (NAP-2PA-06)
     maneuvers: tuple[Seat, ...] = ()  # allies whose free maneuver is still open (NAP-2PA-12)
-    rolls: tuple[Seat, ...] = ()  # independents whose status die follows this invasion
+    # NAP-2PA-09: the target of the invasion in progress (None once it has fallen) and the
+    # independents whose status die is rolled when that invasion ends.
+    invasion: str | None = None
+    rolls: tuple[Seat, ...] = ()
+
+
+def parse_chunk(value: object) -> tuple[int, int] | None:
+    """DEC-17: ``"OWN/INDEPENDENT"`` (whole numbers from 1) as a pair, None if malformed."""
+    own, sep, independent = str(value).partition("/")
+    own, independent = own.strip(), independent.strip()
+    if not (sep and own.isdecimal() and independent.isdecimal()):
+        return None
+    pair = int(own), int(independent)
+    return pair if min(pair) >= 1 else None
 
 
 # --------------------------------------------------------------------------- commands
@@ -110,7 +136,11 @@ class GiveCard(Command, frozen=True, tag="give_card"):
 
 @command
 class ReinforceAlly(Command, frozen=True, tag="reinforce_ally"):
-    """NAP-2PA-06: roll a die for ``ally`` (its seat) once your own regiments are placed."""
+    """NAP-2PA-06: roll ``ally``'s die (its seat) now and place that many regiments for it.
+
+    In the ``ally_reinforce`` step, once your own regiments are placed; one die per ally and
+    turn, each decided knowing the dice already rolled.
+    """
 
     ally: Seat
 
@@ -126,7 +156,8 @@ class AllyManeuver(Command, frozen=True, tag="ally_maneuver"):
 
 @command
 class EndPhase(Command, frozen=True, tag="end_phase"):
-    """Close an optional step: stop influencing, or end the allies' maneuvers (and the turn)."""
+    """Close an optional step: stop influencing, stop reinforcing allies, or end the allies'
+    maneuvers (and the turn)."""
 
 
 # --------------------------------------------------------------------------- events
@@ -150,25 +181,27 @@ class InfluenceEnded(Event, frozen=True, tag="influence_ended"):
 
 
 @event
-class AllyReinforcementChosen(Event, frozen=True, tag="ally_reinforcement_chosen"):
+class AllyReinforcementRolled(Event, frozen=True, tag="ally_reinforcement_rolled"):
+    """NAP-2PA-06: ``ally``'s die: the regiments the mover now places on its territories."""
+
     seat: Seat
     ally: Seat
-
-
-@event
-class AllyReinforcementsRolled(Event, frozen=True, tag="ally_reinforcements_rolled"):
-    """One die per chosen ally: the regiments the mover now places on its territories."""
-
-    seat: Seat
-    allies: tuple[Seat, ...]
-    faces: tuple[int, ...]
+    face: int
     rng: int
     scripted: int = 0
 
 
 @event
+class AllyReinforcementsEnded(Event, frozen=True, tag="ally_reinforcements_ended"):
+    """NAP-2PA-06: the mover reinforces no further ally this turn."""
+
+    seat: Seat
+
+
+@event
 class StatusRolled(Event, frozen=True, tag="status_rolled"):
-    """NAP-2PA-09: 1–4 moves the independent one step away from the mover, 5–6 keeps it."""
+    """NAP-2PA-09, when an invasion ends: 1–4 moves the independent one step away from the
+    mover, 5–6 keeps it."""
 
     seat: Seat
     independent: Seat
@@ -205,9 +238,13 @@ class Napoleon2P(Napoleon):
         **CORE_PHASES,
         **ALLY_PLACE,
         "influence": "give cards to independents, or end the influence step",
+        "ally_reinforce": "roll an ally's reinforcement die, or end the allied reinforcements",
         "ally_maneuver": "maneuver the allies, or end the turn",
     }
     family_state = Independents
+    # The status die that ends an invasion still belongs to it: a trade of the cards taken from
+    # an independent that invasion eliminated stays open (CL-20/NAP-23 with NAP-2PA-09/10).
+    trade_window_follow_ups = Napoleon.trade_window_follow_ups | {StatusRolled}
     cli_module = "risk_cli.napoleon_moves"
     min_players = 2
     max_players = 2
@@ -218,7 +255,13 @@ class Napoleon2P(Napoleon):
             doc="NAP-2PP/NAP-2PA: passive independents only block (the opponent rolls their "
             "defence); active ones can be won over with cards, are reinforced, attack and "
             "maneuver for their ally and change sides on a status die after each invasion they "
-            "take part in (one attack command = one invasion).",
+            "take part in (all the battles against one target).",
+        ),
+        "setup_chunk": Option(
+            default=SETUP_CHUNK,
+            doc="DEC-17 (NAP-2P-06): regiments per placement turn as OWN/INDEPENDENT, your own "
+            "then each independent's; a stock smaller than its chunk places what is left, an "
+            "empty one is skipped, and turns alternate until every stock is empty.",
         ),
         "gift_to_own_ally": Option(
             default=False,
@@ -238,6 +281,19 @@ class Napoleon2P(Napoleon):
     elimination_trade_at = 6  # DEC-03, also for an independent's inherited cards
 
     # ------------------------------------------------------------------ seats and state
+    def resolve_options(self, given: dict[str, OptionValue]) -> dict[str, OptionValue]:
+        """The options, with ``setup_chunk`` checked and written ``OWN/INDEPENDENT`` (DEC-17)."""
+        opts = super().resolve_options(given)
+        chunk = parse_chunk(opts["setup_chunk"])
+        if chunk is None:
+            raise SetupError(
+                "invalid_option",
+                f"Option setup_chunk={opts['setup_chunk']!r} is not OWN/INDEPENDENT, two whole "
+                "numbers from 1 (DEC-17), e.g. 3/2.",
+            )
+        opts["setup_chunk"] = f"{chunk[0]}/{chunk[1]}"
+        return opts
+
     def seats_for(self, players: Sequence[str | SeatInfo]) -> list[SeatInfo]:
         """NAP-2P-01: the two players, then the four independents in the unused colours."""
         seats = super().seats_for(players)
@@ -264,9 +320,9 @@ class Napoleon2P(Napoleon):
         Each independent named (seat number or name) is the ally of a player (name or number)
         or ``"neutral"``; those not named are neutral (NAP-2PA-01).  Allegiances need the option
         ``independents = "active"``: the scenario refuses them otherwise (``check_invariants``).
-        Nothing else is set: placement quotas, chosen allies, open maneuvers and pending status
-        dice belong to steps within a turn, and a scenario starts a turn; the cards given to an
-        independent are its hand (``[hands]``).
+        Nothing else is set: placement quotas, reinforced allies, open maneuvers, the invasion
+        in progress and its pending status dice belong to steps within a turn, and a scenario
+        starts a turn; the cards given to an independent are its hand (``[hands]``).
         """
         unknown = sorted(set(data) - {"allies"})
         if unknown:
@@ -380,13 +436,18 @@ class Napoleon2P(Napoleon):
         emit(DeckFormed(deck=tuple(deck), rng=rng.counter))
         self.choose_first_player(state, emit)  # NAP-2P-06: who places first
 
+    def setup_chunks(self, state: GameState) -> tuple[int, int]:
+        """DEC-17: (own, per independent) regiments of a placement turn (option setup_chunk)."""
+        chunk = parse_chunk(state.options.get("setup_chunk", SETUP_CHUNK))
+        assert chunk is not None, "setup_chunk is checked when the game starts"
+        return chunk
+
     def open_placement_turn(self, state: GameState, seat: Seat) -> None:
         """DEC-17: ``seat``'s placement turn (or the other player's, if ``seat``'s is empty)."""
+        own, independent = self.setup_chunks(state)
         for _ in range(2):
             quota = tuple(
-                min(INDEPENDENT_CHUNK, left)
-                if p.neutral
-                else (min(OWN_CHUNK, left) if i == seat else 0)
+                min(independent, left) if p.neutral else (min(own, left) if i == seat else 0)
                 for i, (p, left) in enumerate(zip(state.players, state.setup_left, strict=True))
             )
             if any(quota):
@@ -411,7 +472,7 @@ class Napoleon2P(Napoleon):
             raise RuleError(
                 "not_enough_armies",
                 f"{state.players[owner].name} has {quota[owner]} more regiments to place in "
-                "this placement turn (DEC-17).",
+                "this placement turn (DEC-17, option setup_chunk).",
             )
         emit(SetupPlaced(seat=owner, territory=self.board.territories[t].id, count=count))
 
@@ -435,13 +496,24 @@ class Napoleon2P(Napoleon):
             ally_of=self.steps(state).ally_of, quota=(0,) * len(state.players)
         )
         RuleSet._on_turn_started(self, state, ev)
-        if state.phase == "reinforce" and self.can_give(state, ev.seat):
+        if not ev.income:  # a scenario's turn that starts in the attack phase
+            state.phase = "attack"
+        elif self.can_give(state, ev.seat):
             state.phase = "influence"
 
     def gift_error(self, state: GameState, seat: Seat, independent: Seat) -> RuleError | None:
         """Why ``seat`` may not give a card to ``independent`` now (NAP-2PA-04, DEC-18)."""
-        if not 0 <= independent < len(state.players) or not self.is_independent(state, independent):
-            return RuleError("not_independent", f"Seat {independent} is not an independent army.")
+        if not 0 <= independent < len(state.players):
+            return RuleError(
+                "not_independent",
+                f"There is no seat {independent}; the independent armies are "
+                f"{', '.join(state.players[i].name for i in self.independents_of(state))}.",
+            )
+        if not self.is_independent(state, independent):
+            return RuleError(
+                "not_independent",
+                f"{state.players[independent].name} is a player, not an independent army.",
+            )
         p = state.players[independent]
         if p.eliminated:
             return RuleError("eliminated", f"{p.name} has been eliminated.")
@@ -520,57 +592,77 @@ class Napoleon2P(Napoleon):
         if state.phase == "ally_place":
             self.place_for_ally(state, cmd.seat, t, cmd.count, emit)
             return
-        last = (
-            state.phase == "reinforce"
-            and cmd.count == state.reserve
-            and state.owner[t] == cmd.seat
-            and not self.must_trade(state, cmd.seat)
-        )
-        if last and self.steps(state).chosen:
-            self.roll_ally_reinforcements(state, cmd.seat, emit)
-        self._place(state, cmd, emit)
-
-    def _reinforce_ally(self, state: GameState, cmd: ReinforceAlly, emit: Emit) -> None:
-        self.require_active(state)
-        self.end_influence(state, cmd.seat, emit)
-        if state.phase != "reinforce":
+        if state.phase == "ally_reinforce":
             raise RuleError(
                 "wrong_phase",
-                "Choose the allies to reinforce before your last own regiment is placed "
-                "(NAP-2PA-06).",
+                "Choose an ally to reinforce (its die is rolled at once), or end the allied "
+                "reinforcements (NAP-2PA-06).",
             )
-        if not 0 <= cmd.ally < len(state.players) or cmd.ally not in self.allies(state, cmd.seat):
-            raise RuleError("not_ally", f"Seat {cmd.ally} is not one of your allies.")
-        if cmd.ally in self.steps(state).chosen:
-            raise RuleError("already_chosen", "That ally's die will already be rolled.")
-        emit(AllyReinforcementChosen(seat=cmd.seat, ally=cmd.ally))
+        self._place(state, cmd, emit)
 
-    def _on_ally_chosen(self, state: GameState, ev: AllyReinforcementChosen) -> None:
-        steps = self.steps(state)
-        chosen = tuple(sorted((*steps.chosen, ev.ally)))
-        state.family = msgspec.structs.replace(steps, chosen=chosen)
+    def unreinforced(self, state: GameState) -> list[Seat]:
+        """The mover's allies that have not had their reinforcement die this turn."""
+        done = self.steps(state).reinforced
+        return [a for a in self.allies(state, state.current) if a not in done]
 
-    def roll_ally_reinforcements(self, state: GameState, seat: Seat, emit: Emit) -> None:
-        """NAP-2PA-06: one die per chosen ally, rolled after the mover's own placing."""
-        allies = self.steps(state).chosen
+    def _reinforce_ally(self, state: GameState, cmd: ReinforceAlly, emit: Emit) -> None:
+        """NAP-2PA-06 (000 l.481): choose an ally, roll its die, place them; then the next.
+
+        The die is rolled now, so the choice of the next ally is made knowing this one's.
+        """
+        self.require_active(state)
+        seat = cmd.seat
+        if state.phase in ("influence", "reinforce"):
+            raise RuleError(
+                "must_trade" if self.must_trade(state, seat) else "must_place",
+                f"Place your own {state.reserve} regiments first: allies are reinforced after "
+                "them (NAP-2PA-02/06).",
+            )
+        if state.phase == "ally_place":
+            raise RuleError(
+                "wrong_phase",
+                f"Place the {sum(self.steps(state).quota)} regiments already rolled first "
+                "(NAP-2PA-06: one ally at a time).",
+            )
+        if state.phase != "ally_reinforce":
+            raise RuleError(
+                "wrong_phase",
+                "Allies are reinforced right after your own regiments, not in the "
+                f"{state.phase} phase (NAP-2PA-06).",
+            )
+        if not 0 <= cmd.ally < len(state.players):
+            raise RuleError("not_ally", f"There is no seat {cmd.ally}.")
+        name = state.players[cmd.ally].name
+        if cmd.ally not in self.allies(state, seat):
+            raise RuleError("not_ally", f"{name} is not one of your allies.")
+        if cmd.ally in self.steps(state).reinforced:
+            raise RuleError(
+                "already_chosen", f"{name} has had its reinforcement die this turn (NAP-2PA-06)."
+            )
         rng = Rng(state.seed, state.rng, state.dice_script)
-        faces = tuple(rng.die() for _ in allies)
+        face = rng.die()
         emit(
-            AllyReinforcementsRolled(
-                seat=seat, allies=allies, faces=faces, rng=rng.counter, scripted=rng.scripted
+            AllyReinforcementRolled(
+                seat=seat, ally=cmd.ally, face=face, rng=rng.counter, scripted=rng.scripted
             )
         )
 
-    def _on_ally_rolled(self, state: GameState, ev: AllyReinforcementsRolled) -> None:
+    def _on_ally_rolled(self, state: GameState, ev: AllyReinforcementRolled) -> None:
         self._consume(state, ev.rng, ev.scripted)
+        steps = self.steps(state)
         quota = [0] * len(state.players)
-        for ally, face in zip(ev.allies, ev.faces, strict=True):
-            quota[ally] = face
-        state.family = msgspec.structs.replace(self.steps(state), quota=tuple(quota), chosen=())
+        quota[ev.ally] = ev.face
+        state.family = msgspec.structs.replace(
+            steps, quota=tuple(quota), reinforced=(*steps.reinforced, ev.ally)
+        )
+        state.phase = "ally_place"
+
+    def _on_ally_reinforcements_ended(self, state: GameState, ev: AllyReinforcementsEnded) -> None:
+        state.phase = "attack"
 
     def after_reinforce_phase(self, state: GameState) -> Phase:
-        """The rolled allied reinforcements, if any, are placed next (NAP-2PA-06)."""
-        return "ally_place" if sum(self.steps(state).quota) else "attack"
+        """NAP-2PA-06: allied reinforcements follow your own, while an ally is left to roll."""
+        return "ally_reinforce" if self.unreinforced(state) else "attack"
 
     def place_for_ally(self, state: GameState, seat: Seat, t: int, count: int, emit: Emit) -> None:
         """NAP-2PA-15: the mover (who acts in ``ally_place``) places its allies' regiments."""
@@ -596,7 +688,7 @@ class Napoleon2P(Napoleon):
         state.family = msgspec.structs.replace(steps, quota=tuple(quota))
         state.armies[t] += ev.count
         if not any(quota):
-            state.phase = "attack"
+            state.phase = self.after_reinforce_phase(state)
 
     # ------------------------------------------------------------------ combat
     def attacker_owns(self, state: GameState, seat: Seat, origin: int) -> bool:
@@ -630,8 +722,24 @@ class Napoleon2P(Napoleon):
         """NAP-2PA-10: an ally's conquest is the mover's, who takes the loser's cards."""
         return state.current
 
+    # ------------------------------------------------------------------ invasions (NAP-2PA-09)
+    def launch(self, state: GameState, cmd: Attack, o: int, t: int, emit: Emit) -> None:
+        """An attack on another target ends the invasion in progress: its status dice first.
+
+        The attack was checked on the position the mover sees, so a refusal never depends on a
+        die not yet rolled.  If the origin's army leaves the mover on its die, the attack is
+        called off (the command's events are the dice alone).
+        """
+        steps = self.steps(state)
+        if steps.rolls and steps.invasion != self.board.territories[t].id:
+            self.roll_status(state, emit)
+            if not self.attacker_owns(state, cmd.seat, o):
+                return
+        super().launch(state, cmd, o, t, emit)
+
     def _on_battle_2p(self, state: GameState, ev: BattleFought) -> None:
-        """Note the independents of this invasion: their status dice follow it (NAP-2PA-09)."""
+        """A battle belongs to the invasion of its target; its independents (the attacking
+        ally, the defending independent) are rolled for when that invasion ends."""
         if self.is_active(state):
             idx = self.board.index
             steps = self.steps(state)
@@ -639,8 +747,15 @@ class Napoleon2P(Napoleon):
             for seat in (state.owner[idx[ev.origin]], state.owner[idx[ev.target]]):
                 if self.is_independent(state, seat) and seat not in rolls:
                     rolls.append(seat)
-            state.family = msgspec.structs.replace(steps, rolls=tuple(rolls))
+            state.family = msgspec.structs.replace(steps, rolls=tuple(rolls), invasion=ev.target)
         self._on_battle(state, ev)
+
+    def _on_conquered_2p(self, state: GameState, ev: TerritoryConquered) -> None:
+        """The target has fallen: the invasion ends with the move-in (000 l.306)."""
+        steps = self.steps(state)
+        if steps.invasion is not None:
+            state.family = msgspec.structs.replace(steps, invasion=None)
+        self._on_conquered(state, ev)
 
     def _on_eliminated_2p(self, state: GameState, ev: PlayerEliminated) -> None:
         steps = self.steps(state)
@@ -649,34 +764,83 @@ class Napoleon2P(Napoleon):
         )
         self._on_eliminated(state, ev)
 
+    def can_invade(self, state: GameState, seat: Seat, target: int) -> bool:
+        """Whether ``seat`` may still attack ``target`` from some territory (own or allied)."""
+        graph = self.attack_graph(state, seat)
+        owner, armies = state.owner, state.armies
+        return any(
+            target in graph[o]
+            and armies[o] >= 2
+            and owner[o] != owner[target]
+            and self.attacker_owns(state, seat, o)
+            and self.attack_error(state, seat, o, target) is None
+            for o in range(self.n_territories)
+        )
+
+    def invasion_over(self, state: GameState) -> bool:
+        """The invasion's target has fallen (and is occupied), or nothing can attack it any more
+        (000 l.500: Red invades and loses, then rolls): a placement still due after a trade
+        (``may_trade``, ``elim_trade``) could feed it, so it is not over while one is."""
+        steps = self.steps(state)
+        if state.phase not in ("attack", "elim_trade") or not steps.rolls:
+            return False
+        if steps.invasion is None:
+            return True
+        target = self.board.index[steps.invasion]
+        return (
+            state.phase == "attack"
+            and not state.may_trade
+            and not self.can_invade(state, state.current, target)
+        )
+
     def settle(self, state: GameState, emit: Emit) -> None:
-        """After an invasion (no defence or move-in pending): the status dice (NAP-2PA-09)."""
+        """After a command: the status dice of an invasion that is over (NAP-2PA-09)."""
         super().settle(state, emit)
-        if state.phase in ("attack", "elim_trade") and self.steps(state).rolls:
-            for independent in self.steps(state).rolls:
-                rng = Rng(state.seed, state.rng, state.dice_script)
-                face = rng.die()
-                emit(
-                    StatusRolled(
-                        seat=state.current,
-                        independent=independent,
-                        face=face,
-                        ally_of=self.away(state, independent, state.current)
-                        if face <= 4
-                        else self.status(state, independent),
-                        rng=rng.counter,
-                        scripted=rng.scripted,
-                    )
-                )
+        if self.invasion_over(state):
+            self.roll_status(state, emit)
             super().settle(state, emit)
+
+    def roll_status(self, state: GameState, emit: Emit) -> None:
+        """NAP-2PA-09: the invasion in progress ends: one die per independent that took part
+        (the attacking ally and the independent attacked), in the order they joined it."""
+        for independent in self.steps(state).rolls:
+            rng = Rng(state.seed, state.rng, state.dice_script)
+            face = rng.die()
+            emit(
+                StatusRolled(
+                    seat=state.current,
+                    independent=independent,
+                    face=face,
+                    ally_of=self.away(state, independent, state.current)
+                    if face <= 4
+                    else self.status(state, independent),
+                    rng=rng.counter,
+                    scripted=rng.scripted,
+                )
+            )
 
     def _on_status_rolled(self, state: GameState, ev: StatusRolled) -> None:
         self._consume(state, ev.rng, ev.scripted)
         self.set_status(state, ev.independent, ev.ally_of)
         steps = self.steps(state)
+        rolls = tuple(s for s in steps.rolls if s != ev.independent)
         state.family = msgspec.structs.replace(
-            steps, rolls=tuple(s for s in steps.rolls if s != ev.independent)
+            steps, rolls=rolls, invasion=steps.invasion if rolls else None
         )
+
+    def _fortify_2p(self, state: GameState, cmd: Fortify, emit: Emit) -> None:
+        """Your own maneuver ends your attacks, so the invasion in progress (NAP-2PA-09).
+
+        The maneuver's checks do not depend on allegiances: a refusal tells no die.
+        """
+        if state.phase == "attack":
+            self.roll_status(state, emit)
+        self._fortify(state, cmd, emit)
+
+    def end_turn(self, state: GameState, emit: Emit) -> None:
+        """Ending the turn ends the invasion in progress, if any (NAP-2PA-09)."""
+        self.roll_status(state, emit)
+        super().end_turn(state, emit)
 
     # ------------------------------------------------------------------ maneuvers
     def ally_moves(self, state: GameState, ally: Seat) -> Iterator[tuple[int, int]]:
@@ -708,14 +872,13 @@ class Napoleon2P(Napoleon):
         state.family = msgspec.structs.replace(self.steps(state), maneuvers=ev.allies)
 
     def _ally_maneuver(self, state: GameState, cmd: AllyManeuver, emit: Emit) -> None:
+        """NAP-2PA-12; from the attack phase it ends combat (and the invasion in progress,
+        NAP-2PA-09) and skips your own maneuver.  Checked on the position you see: an ally that
+        leaves you on that status die does not move."""
         self.require_active(state)
         o, t = self.territory(cmd.origin), self.territory(cmd.target)
         seat = cmd.seat
-        if state.phase == "attack":  # combat is over and the own maneuver is skipped
-            allies = self.movable_allies(state, seat)
-            if allies:
-                emit(AllyManeuversOpened(seat=seat, allies=tuple(allies)))
-        elif state.phase != "ally_maneuver":
+        if state.phase not in ("attack", "ally_maneuver"):
             raise RuleError("wrong_phase", f"Allies cannot maneuver in the {state.phase} phase.")
         ally = state.owner[o]
         if ally not in self.allies(state, seat):
@@ -735,11 +898,20 @@ class Napoleon2P(Napoleon):
                 "not_enough_armies",
                 f"Move 1 to {state.armies[o] - 1} regiments (leave 1 in {self.board.name(o)}).",
             )
-        if ally not in self.steps(state).maneuvers:
+        if state.phase == "ally_maneuver" and ally not in self.steps(state).maneuvers:
             raise RuleError(
                 "maneuver_done",
                 f"{state.players[ally].name} has already maneuvered this turn (NAP-2PA-12).",
             )
+        if state.phase == "attack":  # combat is over and the own maneuver is skipped
+            self.roll_status(state, emit)
+            allies = self.movable_allies(state, seat)
+            if not allies:
+                self.end_turn(state, emit)
+                return
+            emit(AllyManeuversOpened(seat=seat, allies=tuple(allies)))
+            if ally not in allies:
+                return
         emit(
             AllyManeuvered(
                 seat=seat, ally=ally, origin=cmd.origin, target=cmd.target, count=cmd.count
@@ -760,6 +932,8 @@ class Napoleon2P(Napoleon):
     def _end_phase(self, state: GameState, cmd: EndPhase, emit: Emit) -> None:
         if state.phase == "influence":
             emit(InfluenceEnded(seat=cmd.seat))
+        elif state.phase == "ally_reinforce":
+            emit(AllyReinforcementsEnded(seat=cmd.seat))
         elif state.phase == "ally_maneuver":
             self.end_turn(state, emit)
         else:
@@ -773,7 +947,8 @@ class Napoleon2P(Napoleon):
         return super().army_change(before, ev)
 
     def check_invariants(self, state: GameState) -> list[str]:
-        """Quotas are never negative; allegiances exist only for active independents."""
+        """Quotas are never negative; allegiances exist only for active independents; status
+        dice wait only within combat (NAP-2PA-09: an invasion never outlives the attacks)."""
         steps = self.steps(state)
         problems = [f"negative quota {steps.quota}"] if min(steps.quota, default=0) < 0 else []
         for seat, ally in enumerate(steps.ally_of):
@@ -781,11 +956,22 @@ class Napoleon2P(Napoleon):
                 problems.append(f"seat {seat} allied to {ally}")
         if steps.ally_of and not self.is_active(state):
             problems.append('allegiances with passive independents (option independents="active")')
+        if steps.rolls and state.phase not in COMBAT_PHASES:
+            problems.append(f"status dice {steps.rolls} pending in the {state.phase} phase")
         return problems
+
+    def check_transition(self, before: GameState, after: GameState, ev: Event) -> list[str]:
+        """NAP-2PA-03/09: an independent changes sides only on a gift or a status die."""
+        if self.steps(before).ally_of == self.steps(after).ally_of:
+            return []
+        if isinstance(ev, CardGiven | StatusRolled | PositionSet):
+            return []
+        return [f"allegiances changed by {type(ev).__name__}"]
 
     # ------------------------------------------------------------------ the greedy bot
     def bot_move(self, state: GameState, seat: Seat, reading: Any) -> Command | None:
-        """NAP-2P: placement-turn quotas, gifts, allied reinforcements; None: the usual play.
+        """NAP-2P: placement-turn quotas, gifts, allied reinforcements (every ally's die, one
+        after the other: they cost nothing); None: the usual play.
 
         ``reading`` is the greedy bot's read of the board (``risk_core.bots.Greedy``).
         """
@@ -803,10 +989,13 @@ class Napoleon2P(Napoleon):
             return Place(seat=seat, territory=ids[spot], count=quota[army])
         if phase == "ally_maneuver":
             return EndPhase(seat=seat)
-        if phase not in ("influence", "reinforce"):
+        if phase == "ally_reinforce":
+            pending = self.unreinforced(state)
+            return ReinforceAlly(seat=seat, ally=pending[0]) if pending else EndPhase(seat=seat)
+        if phase != "influence":
             return None
         hand = state.players[seat].hand
-        if phase == "influence" and len(hand) >= 4:  # a spare card buys an independent
+        if len(hand) >= 4:  # a spare card buys an independent
             keep = set(reading.best_set() or ())
             spare = [c for c in hand if c not in keep] or hand
             takers = [
@@ -815,14 +1004,8 @@ class Napoleon2P(Napoleon):
             if takers:
                 strongest = max(takers, key=lambda i: (reading.counts[i], i))
                 return GiveCard(seat=seat, independent=strongest, card=min(spare))
-        chosen = self.steps(state).chosen
-        for ally in self.allies(state, seat):
-            if ally not in chosen:
-                return ReinforceAlly(seat=seat, ally=ally)
-        if phase == "influence":
-            cmd: Command | None = reading.reinforce()
-            return cmd or EndPhase(seat=seat)
-        return None
+        cmd: Command | None = reading.reinforce()
+        return cmd or EndPhase(seat=seat)
 
     def buffer_spot(
         self, state: GameState, army: Seat, opponent: Seat, tie: Callable[[int], int]
@@ -855,14 +1038,12 @@ class Napoleon2P(Napoleon):
                 for card in hand:
                     yield GiveCard(seat=seat, independent=i, card=card)
         yield EndPhase(seat=seat)
-        yield from self._legal_reinforce_2p(state, seat)
-
-    def _legal_reinforce_2p(self, state: GameState, seat: Seat) -> Iterator[Command]:
         yield from self._legal_reinforce(state, seat)
-        chosen = self.steps(state).chosen
-        for ally in self.allies(state, seat):
-            if ally not in chosen:
-                yield ReinforceAlly(seat=seat, ally=ally)
+
+    def _legal_ally_reinforce(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        for ally in self.unreinforced(state):
+            yield ReinforceAlly(seat=seat, ally=ally)
+        yield EndPhase(seat=seat)
 
     def _legal_ally_place(self, state: GameState, seat: Seat) -> Iterator[Command]:
         quota = self.steps(state).quota
@@ -894,6 +1075,7 @@ class Napoleon2P(Napoleon):
         **RuleSet.COMMAND_HANDLERS,
         Place: _place_2p,
         Trade: _trade_2p,
+        Fortify: _fortify_2p,
         GiveCard: _give,
         ReinforceAlly: _reinforce_ally,
         AllyManeuver: _ally_maneuver,
@@ -906,11 +1088,12 @@ class Napoleon2P(Napoleon):
         TurnStarted: _on_turn_started,
         AllyPlaced: _on_ally_placed,
         BattleFought: _on_battle_2p,
+        TerritoryConquered: _on_conquered_2p,
         PlayerEliminated: _on_eliminated_2p,
         CardGiven: _on_card_given,
         InfluenceEnded: _on_influence_ended,
-        AllyReinforcementChosen: _on_ally_chosen,
-        AllyReinforcementsRolled: _on_ally_rolled,
+        AllyReinforcementRolled: _on_ally_rolled,
+        AllyReinforcementsEnded: _on_ally_reinforcements_ended,
         StatusRolled: _on_status_rolled,
         AllyManeuversOpened: _on_maneuvers_opened,
         AllyManeuvered: _on_ally_maneuvered,
@@ -919,7 +1102,7 @@ class Napoleon2P(Napoleon):
         **RuleSet.LEGAL,
         "setup": _legal_setup_2p,
         "influence": _legal_influence,
-        "reinforce": _legal_reinforce_2p,
+        "ally_reinforce": _legal_ally_reinforce,
         "ally_place": _legal_ally_place,
         "attack": _legal_attack_2p,
         "ally_maneuver": _legal_ally_maneuver,

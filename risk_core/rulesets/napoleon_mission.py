@@ -37,7 +37,7 @@ from risk_core.model import (
 )
 from risk_core.rng import Rng
 from risk_core.rulesets.base import BotGoals, Emit, Option, RuleSet
-from risk_core.rulesets.napoleon import NAPOLEON_OPTIONS, Napoleon
+from risk_core.rulesets.napoleon import NAPOLEON_CARD_OPTIONS, Napoleon
 from risk_core.views import mission_view
 
 MISSIONS_TO_WIN = len(MISSION_RANKS)  # NAP-MIS-01: one objective of each rank
@@ -134,7 +134,7 @@ class MissionRevealed(Event, frozen=True, tag="mission_revealed"):
 
 
 MISSION_OPTIONS: dict[str, Option] = {
-    **NAPOLEON_OPTIONS,
+    **NAPOLEON_CARD_OPTIONS,  # no Golden Cavalry track (DEC-01): sets have fixed values
     "announce_window": Option(
         default="own_turn",
         choices=("own_turn", "any_time"),
@@ -152,6 +152,8 @@ class NapoleonMission(Napoleon):
     title = "Risk Napoléon Mission: first to four secret objectives (3–6 players)"
     options: ClassVar[dict[str, Option]] = dict(MISSION_OPTIONS)
     family_state = MissionState
+    # NAP-23: announcing an objective is no move; the cards just taken may still be traded.
+    trade_window_follow_ups = RuleSet.trade_window_follow_ups | {MissionAchieved, MissionRevealed}
     cli_module = "risk_cli.napoleon_moves"
 
     def __init__(self) -> None:
@@ -498,7 +500,6 @@ class NapoleonMission(Napoleon):
     def _on_fortified(self, state: GameState, ev: Fortified) -> None:
         RuleSet._on_fortified(self, state, ev)
         state.family = msgspec.structs.replace(mission_state(state), maneuvered=state.turn)
-        state.may_trade = False  # the free move closes the turn's trading window (NAP-09)
 
     COMMAND_HANDLERS: ClassVar[dict[type[Command], Callable[..., None]]] = {
         **RuleSet.COMMAND_HANDLERS,

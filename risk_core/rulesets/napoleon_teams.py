@@ -52,7 +52,7 @@ from risk_core.model import (
     event,
 )
 from risk_core.rulesets.base import Emit, Option, RuleSet
-from risk_core.rulesets.napoleon import NAPOLEON_OPTIONS, Napoleon
+from risk_core.rulesets.napoleon import NAPOLEON_CARD_OPTIONS, Napoleon
 from risk_core.rulesets.napoleon_mission import fixed_set_value
 
 TEAMS = 2
@@ -102,7 +102,8 @@ class HandPassed(Event, frozen=True, tag="hand_passed"):
 
 
 TEAM_OPTIONS: dict[str, Option] = {
-    **NAPOLEON_OPTIONS,
+    # Fixed set values (no DEC-01 track); the first elimination ends the game (no DEC-03).
+    **{k: v for k, v in NAPOLEON_CARD_OPTIONS.items() if k != "elimination_trade_at"},
     "place_on_shared": Option(
         default=False,
         doc="DEC-20: reinforcements go only on territories you control (false), or also on a "
@@ -541,7 +542,7 @@ class NapoleonTeams(Napoleon):
             self.shift(state, t, ev.seat, ev.bonus_each)
 
     def _on_battle(self, state: GameState, ev: BattleFought) -> None:
-        self._consume(state, ev.rng, ev.scripted)
+        self._battle_dice(state, ev)
         idx = self.board.index
         self.shift(state, idx[ev.origin], ev.seat, -ev.attacker_losses)
         self.shift(state, idx[ev.target], ev.defender, -ev.defender_losses)
