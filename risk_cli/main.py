@@ -18,8 +18,9 @@ from redis.connection import parse_url
 from risk_core import RiskError
 
 try:
-    from risk_cli import audit, catalogue, demo, families, games, history, moves, service
+    from risk_cli import analysis, audit, catalogue, demo, families, games, history, moves, service
     from risk_cli.common import App
+    from risk_cli.mapview import map_
 except RiskError as err:  # a plug-in family that cannot be loaded
     raise SystemExit(f"Error: {err.message} [{err.code}]") from None
 
@@ -95,6 +96,7 @@ for command in (
     games.new,
     games.games,
     games.show,
+    map_,
     moves.place,
     moves.trade,
     moves.attack,
@@ -105,6 +107,9 @@ for command in (
     moves.submit,
     moves.bot,
     games.log,
+    analysis.odds,
+    analysis.near,
+    analysis.moves,
     history.replay,
     history.branch,
     history.tree,

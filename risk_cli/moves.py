@@ -162,6 +162,12 @@ def trade(
     metavar="N",
     help="If TO falls, move N armies in (clamped to what is allowed).",
 )
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Print the exact odds of this attack (one battle, and until TO falls or --stop-at) "
+    "instead of attacking; nothing is stored.",
+)
 @as_option(MOVE_AS)
 @json_option
 @pass_app
@@ -174,10 +180,16 @@ def attack(
     until_conquer: bool,
     stop_at: int,
     move: int | None,
+    dry_run: bool,
     as_seat: str | None,
     as_json: bool,
 ) -> None:
     """Attack TO from FROM (territory ids or names)."""
+    if dry_run:
+        from risk_cli.analysis import dry_run_attack
+
+        dry_run_attack(app, game_id, origin, target, dice, stop_at, as_seat, as_json)
+        return
 
     def build(v: JsonDict, board: Board, seat: int) -> Command:
         o = board.find(origin)

@@ -16,6 +16,13 @@ each partition's fence and stream position (``risk_service.ledger``).  Hence:
 * ``Fenced`` (a newer lease holder has written) stores nothing and propagates: the caller must
   stop working on that partition.
 
+A request's own fault never fails another request: whatever the request logic raises while
+deciding, storing or reading one request (an engine bug, a value the store cannot hold) makes
+that request's reply ``failed`` (the caller dead-letters it), and a batch whose storing failed
+so is redone one request at a time without it.  An infrastructure fault (``infrastructure``:
+the store or the network is down) is nobody's: it propagates, nothing of the batch is
+answered, and the caller retries the whole batch.
+
 Reads (views, logs, listings) are answered after the batch is stored, so they see it.
 
 Replies never carry what the requesting seat may not see (ENG-07): events go through
@@ -31,13 +38,16 @@ import hashlib
 import hmac
 import logging
 import secrets
+import sqlite3
+import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from eventsourcing.persistence import IntegrityError
+import redis
+from eventsourcing.persistence import DataError, IntegrityError, PersistenceError
 
 import risk_core
 from risk_core import GameState, RiskError, RuleError, SeatInfo, bots, to_act
@@ -241,32 +251,34 @@ class Handler:
             request = item.request
             assert not isinstance(request, Malformed)
             rid = request.request_id
-            if rid in done:
-                out[i] = self._again(request, done[rid])
-                continue
-            if rid in batch.replies:
-                first = batch.requests[rid]
-                same = encode(first) == encode(request)
-                out[i] = batch.replies[rid] if same else _reused(request)
-                continue
             try:
+                if rid in done:
+                    out[i] = self._again(request, done[rid])
+                    continue
+                if rid in batch.replies:
+                    first = batch.requests[rid]
+                    same = encode(first) == encode(request)
+                    out[i] = batch.replies[rid] if same else _reused(request)
+                    continue
                 reply, outcome = self._decide(batch, request)
-            except (ServiceError, IntegrityError):
+                stored = None if outcome is None else _recorded(outcome, request)
+            except IntegrityError:
                 self._discard(batch)
                 raise
-            except Exception as e:  # an engine bug: no request may stop the worker
+            except Exception as e:
                 # The request may have advanced its game part-way: nothing of this batch is
-                # kept.  Alone, it is refused; in company, the others are redone without it.
+                # kept.  The store's fault propagates (the batch is retried); the request's
+                # own (an engine bug) fails it alone, the others redone without it.
                 self._discard(batch)
+                if infrastructure(e):
+                    raise
                 if len(indexes) > 1:
                     return False
-                log.exception("Request %s failed", rid)
-                out[i] = _reject(rid, "bad_request", f"{type(e).__name__}: {e}", request.game_id)
+                out[i] = _failed(request, e)
                 return True
             out[i] = reply
-            if outcome is None:  # refused before deciding (unknown game, bad token): not recorded
+            if stored is None:  # refused before deciding (unknown game, bad token): not recorded
                 continue
-            stored = _recorded(outcome, request)
             batch.replies[rid] = reply
             batch.requests[rid] = request
             seat = getattr(request, "seat", None)
@@ -289,6 +301,18 @@ class Handler:
         except IntegrityError:
             self._discard(batch)
             return False
+        except Exception as e:
+            self._discard(batch)
+            if infrastructure(e):
+                raise
+            # A value of one request the store cannot hold: found by storing each alone.
+            if len(indexes) > 1:
+                return False
+            [i] = indexes  # the only request of the batch
+            failing = items[i].request
+            assert not isinstance(failing, Malformed)
+            out[i] = _failed(failing, e)
+            return True
         except BaseException:
             self._discard(batch)
             raise
@@ -549,6 +573,14 @@ class Handler:
     def _read(self, request: Request | Malformed) -> Reply:
         if isinstance(request, Malformed):
             return _reject(request.request_id, "malformed", str(request))
+        try:
+            return self._answer(request)
+        except Exception as e:
+            if infrastructure(e):
+                raise
+            return _failed(request, e)
+
+    def _answer(self, request: Request) -> Reply:
         rid = request.request_id
         try:
             if isinstance(request, GamesRequest):
@@ -585,6 +617,8 @@ class Handler:
                 events=visible_events(events[max(0, request.since) :], viewer),
             )
         except RiskError as e:
+            if isinstance(e, ServiceError) and e.code == "bad_store":
+                raise  # the store's fault, or a value it cannot hold: ``_read`` tells which
             return _reject(rid, e.code, e.message, request.game_id)
 
     def _history(self, request: HistoryRequest) -> Reply:
@@ -628,6 +662,40 @@ def _digest(request: Request) -> str:
 def _recorded(reply: Reply, request: Request) -> bytes:
     fields = {f: getattr(reply, f) for f in Reply.__struct_fields__}
     return encode(_Recorded(**fields, request=_digest(request)))
+
+
+def infrastructure(error: BaseException) -> bool:
+    """Whether ``error`` is the store's or the network's, nobody's fault (the batch is retried
+    as a whole), rather than the fault of the request being handled (it alone fails).
+
+    Store errors arrive as the library's ``PersistenceError``, or as ``ServiceError("bad_store")``
+    caused by one; a ``DataError`` among them is a value the store refuses, so a request's.
+    """
+    if isinstance(error, ServiceError):
+        if error.code != "bad_store":
+            return False
+        error = error.__cause__ or error
+    if isinstance(error, DataError | sqlite3.DataError):
+        return False
+    return isinstance(
+        error, PersistenceError | ServiceError | sqlite3.Error | OSError | redis.RedisError
+    ) or _driver_error(error)
+
+
+def _driver_error(error: BaseException) -> bool:
+    """A database driver's own error the library did not translate (PostgreSQL's driver is
+    optional: it is only checked when imported already)."""
+    psycopg = sys.modules.get("psycopg")
+    return psycopg is not None and (
+        isinstance(error, psycopg.Error) and not isinstance(error, psycopg.DataError)
+    )
+
+
+def _failed(request: Request, error: Exception) -> Reply:
+    """The reply to a request the request logic failed on (the worker dead-letters it)."""
+    log.error("Request %s failed", request.request_id, exc_info=error)
+    reason = f"{type(error).__name__}: {str(error)[:300]}"
+    return _reject(request.request_id, "failed", reason, request.game_id)
 
 
 def _op(request: Request | Malformed) -> str:

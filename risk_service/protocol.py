@@ -20,15 +20,27 @@ Reply codes: ``ok``; the engine's own rule and setup codes (``not_your_turn``,
 a game in progress), ``bad_request`` (a well-formed request the service cannot do),
 ``stale_timeout`` (a deadline request for a game that moved on), ``bot_stuck``, ``conflict``
 (other writers kept taking the game's next version), ``failed`` (the worker could not process
-it after several deliveries; it is in the dead-letter stream).
+it: the request logic failed on it, or it was delivered too many times; it is in the
+dead-letter stream).
+
+Limits, checked before or while decoding, so that no entry can make decoding fail any other
+way than ``Malformed``: a request is at most ``MAX_REQUEST_BYTES``; its request id is 1-128
+printable ASCII characters but ``"`` and ``\\`` (it names a Redis key), and a request whose
+id cannot be read gets no reply; its game id at most 128 characters, none a control
+character; seats 0 to ``MAX_SEAT``; versions within a store's integers (``MAX_VERSION``);
+a turn deadline from 0 to ``MAX_DEADLINE_S`` seconds.  Nesting needs no limit of
+its own: the types stop it at the first value out of place, and values skipped unread are
+bounded by msgspec's recursion guard (``RecursionError``, malformed like the rest).
 """
 
 from __future__ import annotations
 
+import re
 import zlib
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import Meta
 
 from risk_core.model import OptionValue
 from risk_service.mapper import EngineCommand
@@ -36,6 +48,20 @@ from risk_service.mapper import EngineCommand
 DEFAULT_PREFIX = "risk"
 DEFAULT_PARTITIONS = 8
 FIELD = b"r"  # the stream entry field holding the request
+MAX_REQUEST_BYTES = 64 * 1024  # a request is well under 4 KiB; a new game's, a few
+MAX_SEAT = 255
+MAX_VERSION = (1 << 63) - 1  # a store's largest integer (SQLite INTEGER, PostgreSQL bigint)
+MAX_DEADLINE_S = 366 * 86_400
+# Printable ASCII but `"` and `\`: it names the reply's Redis key, and can be read from the
+# start of an entry that does not decode (``_leading_id``).
+REQUEST_ID = re.compile(r"[!#-\[\]-~]{1,128}")
+_LEADING_ID = re.compile(rb'\s*\{\s*"request_id"\s*:\s*"([!#-\[\]-~]{1,128})"')
+
+Seat = Annotated[int, Meta(ge=0, le=MAX_SEAT)]
+Version = Annotated[int, Meta(ge=-MAX_VERSION - 1, le=MAX_VERSION)]
+GameId = Annotated[str, Meta(max_length=128, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Seed = int | Annotated[str, Meta(max_length=256)]  # any integer: the engine hashes it
+Seats = Annotated[dict[Seat, str], Meta(max_length=MAX_SEAT + 1)]
 
 
 def partition_of(game_id: str, partitions: int) -> int:
@@ -82,19 +108,18 @@ class Head(msgspec.Struct):
 
     request_id: str = ""
     op: str = "command"
-    game_id: str = ""
 
 
 class _Request(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    request_id: str
-    game_id: str
+    request_id: str  # checked against ``REQUEST_ID`` by ``decode_request``
+    game_id: GameId
 
 
 class CommandRequest(_Request, frozen=True, kw_only=True):
     """A seat's engine command; ``token`` is that seat's secret."""
 
     op: Literal["command"] = "command"
-    seat: int
+    seat: Seat
     token: str
     command: EngineCommand
 
@@ -106,10 +131,10 @@ class ViewRequest(_Request, frozen=True, kw_only=True):
     then shows what any of them sees.  UNSET, never sent, for one seat."""
 
     op: Literal["view"] = "view"
-    seat: int | None = None
+    seat: Seat | None = None
     token: str = ""
-    at: int | None = None
-    also: dict[int, str] | msgspec.UnsetType = msgspec.UNSET
+    at: Version | None = None
+    also: Seats | msgspec.UnsetType = msgspec.UNSET
 
 
 class EventsRequest(_Request, frozen=True, kw_only=True):
@@ -117,11 +142,11 @@ class EventsRequest(_Request, frozen=True, kw_only=True):
     ``seat`` (None: a spectator) and the seats of ``also``."""
 
     op: Literal["events"] = "events"
-    seat: int | None = None
+    seat: Seat | None = None
     token: str = ""
-    since: int = 0
-    upto: int | None = None
-    also: dict[int, str] | msgspec.UnsetType = msgspec.UNSET  # more seats, as in ViewRequest
+    since: Version = 0
+    upto: Version | None = None
+    also: Seats | msgspec.UnsetType = msgspec.UNSET  # more seats, as in ViewRequest
 
 
 class NewGameRequest(_Request, frozen=True, kw_only=True):
@@ -134,10 +159,10 @@ class NewGameRequest(_Request, frozen=True, kw_only=True):
     secret: str
     ruleset: str = "classic"
     players: list[str]
-    seed: int | str | None = None
+    seed: Seed | None = None
     options: dict[str, OptionValue] = msgspec.field(default_factory=dict)
-    ask: list[int] = msgspec.field(default_factory=list)
-    commanders: dict[int, str] | msgspec.UnsetType = msgspec.UNSET
+    ask: list[Seat] = msgspec.field(default_factory=list)
+    commanders: Seats | msgspec.UnsetType = msgspec.UNSET
 
 
 class AdminRequest(_Request, frozen=True, kw_only=True):
@@ -148,10 +173,10 @@ class AdminRequest(_Request, frozen=True, kw_only=True):
     op: Literal["admin"] = "admin"
     token: str
     action: Literal["bot", "human", "deadline"]
-    seat: int | None = None
+    seat: Seat | None = None
     level: str = "greedy"
     secret: str = ""
-    seconds: float | None = None
+    seconds: Annotated[float, Meta(ge=0, le=MAX_DEADLINE_S)] | None = None
 
 
 class GamesRequest(_Request, frozen=True, kw_only=True):
@@ -172,7 +197,7 @@ class HistoryRequest(_Request, frozen=True, kw_only=True):
 
     op: Literal["history"] = "history"
     what: HistoryWhat
-    upto: int | None = None
+    upto: Version | None = None
 
 
 class TimeoutRequest(_Request, frozen=True, kw_only=True):
@@ -181,7 +206,7 @@ class TimeoutRequest(_Request, frozen=True, kw_only=True):
     workers has really passed and the game is still at ``version``."""
 
     op: Literal["timeout"] = "timeout"
-    version: int
+    version: Version
 
 
 Request = (
@@ -230,23 +255,45 @@ class Malformed(ValueError):
         self.request_id = request_id
 
 
+# What decoding hostile bytes may raise: a ValidationError is a DecodeError, and a
+# UnicodeDecodeError (invalid UTF-8 in a string) a ValueError.
+_UNDECODABLE = (msgspec.DecodeError, ValueError, RecursionError, OverflowError)
+
+
 def decode_request(data: bytes) -> Request:
-    """The typed request; ``Malformed`` (with the request id when one could be read)."""
+    """The typed request, within the limits above; ``Malformed`` for anything else (with the
+    request id when one could be read), whatever the bytes: never another exception."""
+    if len(data) > MAX_REQUEST_BYTES:
+        raise Malformed(_leading_id(data), f"larger than {MAX_REQUEST_BYTES} bytes")
     try:
         head = _head.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as e:
-        raise Malformed("", f"not a request object: {e}") from None
-    rid = head.request_id if 0 < len(head.request_id) <= 128 else ""
+    except _UNDECODABLE as e:
+        raise Malformed(_leading_id(data), f"not a request object: {_why(e)}") from None
+    rid = head.request_id if REQUEST_ID.fullmatch(head.request_id) else ""
     decoder = _decoders.get(head.op)
     if decoder is None:
-        raise Malformed(rid, f"unknown op {head.op!r}")
+        raise Malformed(rid, f"unknown op {head.op[:40]!r}")
     if not rid:
-        raise Malformed("", "request_id must be 1-128 characters")
+        raise Malformed("", "request_id must be 1-128 printable ASCII characters but '\"', '\\'")
     try:
         request: Request = decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as e:
-        raise Malformed(rid, str(e)) from None
+    except _UNDECODABLE as e:
+        raise Malformed(rid, _why(e)) from None
     return request
+
+
+def _leading_id(data: bytes) -> str:
+    """The request id of an entry that does not decode, if it comes first (as clients write it)."""
+    found = _LEADING_ID.match(data[:256])
+    return found[1].decode() if found else ""
+
+
+def _why(error: Exception) -> str:
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    if isinstance(error, UnicodeDecodeError):
+        return f"not UTF-8 (byte {error.start})"
+    return str(error)[:200]
 
 
 def encode(obj: Any) -> bytes:

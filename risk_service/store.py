@@ -53,6 +53,7 @@ from risk_service.stores import (
     is_default_sqlite,
     parse_store,
     select_states,
+    start_sqlite_file,
 )
 
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -131,6 +132,8 @@ class GameService:
                 default = store is None or is_default_sqlite(config.path)
                 folders = create is True or (create is None and default)
                 check_sqlite_file(config.path, create=create is not False, folders=folders)
+                if not config.path.exists():
+                    start_sqlite_file(config.path)
         except ValueError as e:
             raise ServiceError("bad_store", str(e)) from None
         self.store_url = config.url

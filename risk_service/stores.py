@@ -42,6 +42,7 @@ when the last connection to the file closes, after the command has answered.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -224,6 +225,17 @@ def _mask(url: str) -> str:
     if parts.password:
         return url.replace(f":{parts.password}@", ":***@", 1)
     return url
+
+
+def start_sqlite_file(path: Path) -> None:
+    """Create a missing store file readable by its owner only (0600).
+
+    A store holds every game's seed, hands and missions.  SQLite gives the write-ahead log and
+    its index (``-wal``, ``-shm``) the permissions of the database file, so making the file
+    first, before SQLite does with the umask's 0644, keeps all three private.
+    """
+    with contextlib.suppress(FileExistsError):  # another process started it: its mode stands
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
 
 
 SQLITE_STATEMENTS = 256  # prepared statements cached per connection (the library caches 1)

@@ -23,11 +23,16 @@ Exactly once, in order:
 * A store write carrying an older fence than one already written fails (``Fenced``): the worker
   drops that partition at once.  The game version (the events' primary key) fences each game.
 
-Failures: a worker killed mid-command leaves its entries pending; the next owner (after the
-lease lapses) claims them.  An entry delivered ``max_deliveries`` times without being
-acknowledged goes to ``<prefix>:dead:{p}`` with the reason, and its client gets ``failed``.
-A malformed request is answered ``malformed`` (when it has a request id) and dead-lettered at
-once: no redelivery can make it well-formed.  Redis restarts are survived by reconnecting,
+Failures: one request's fault is that request's alone.  An entry that does not decode within
+the limits of ``risk_service.protocol`` is answered ``malformed`` (when a request id can be
+read) and goes to ``<prefix>:dead:{p}`` at once: no redelivery can make it well-formed.  One
+the request logic fails on (``risk_service.handler``) is answered ``failed`` and goes there
+too, while the rest of its batch is answered as if it were not there.  Only an
+infrastructure fault (the store or Redis down) fails a whole step: nothing of it was answered,
+so the batch is read again and retried.  A worker killed mid-command leaves its entries
+pending; the next owner (after the lease lapses) claims them.  An entry delivered
+``max_deliveries`` times without being acknowledged goes to the dead-letter stream with the
+reason, and its client gets ``failed``.  Redis restarts are survived by reconnecting,
 re-creating the groups and taking leases anew with a fence above the store's.
 
 Turn deadlines (owner action ``deadline``): when a game changes, the worker schedules
@@ -315,14 +320,7 @@ class Worker:
 
     def _dead_letter(self, entry: Entry, reason: str) -> None:
         log.warning("Dead-lettering %s on partition %s: %s", entry.id, entry.partition, reason)
-        rid = ""
-        if entry.raw is not None:
-            try:
-                decode_request(entry.raw)
-            except Malformed as e:
-                rid = e.request_id
-            else:
-                rid = _request_id_of(entry.raw)
+        rid = "" if entry.raw is None else _request_id_of(entry.raw)
         batch = Batch()
         self._bury(batch, entry, reason)
         if rid:
@@ -343,6 +341,7 @@ class Worker:
         if not entries:
             return
         items: list[Item] = []
+        kept: list[Entry] = []  # the entry of each item
         bad: list[tuple[Entry, Malformed]] = []
         timeouts: set[str] = set()
         for entry in entries:
@@ -362,6 +361,7 @@ class Worker:
             if isinstance(request, TimeoutRequest):
                 timeouts.add(request.game_id)
             items.append(Item(entry.partition, position(entry.id), request, entry.seen))
+            kept.append(entry)
         passed = self._deadlines_passed(items, timeouts) if timeouts else frozenset()
         try:
             replies = self.handler.handle(items, dict(self.owned), passed=passed)
@@ -373,9 +373,11 @@ class Worker:
             self.handler.forget()
             return
         outbox = self._outbox
-        for item, reply in zip(items, replies, strict=True):
+        for entry, item, reply in zip(kept, items, replies, strict=True):
             if not isinstance(item.request, TimeoutRequest):
                 self._push_reply(outbox, reply)
+            if reply.code == "failed":  # the request logic failed on it: it would again
+                self._bury(outbox, entry, f"failed: {reply.message}")
         for entry, error in bad:
             if error.request_id:
                 self._push_reply(
@@ -549,7 +551,12 @@ def _partition_of_key(stream: bytes | str) -> int:
 
 
 def _request_id_of(raw: bytes) -> str:
+    """The request id of an entry to dead-letter ("": none can be read); never raises, so an
+    entry the worker cannot handle always leaves its partition."""
     try:
         return decode_request(raw).request_id
     except Malformed as e:
         return e.request_id
+    except Exception:
+        log.exception("No request id read from a dead letter")
+        return ""

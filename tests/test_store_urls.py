@@ -1,10 +1,10 @@
 """Strict store URLs: a mistyped path is an error naming it, never a new empty store.
 
 The rule (README, "Command reference"): the default store is created on first use, folder
-and all.  Any other SQLite store is started only by the commands that store a new game (`risk
-new`, `risk demo`, `risk import`), in an existing folder; `risk games` lists nothing there
-until then; no command makes folders for it.  A file that is not a SQLite database is refused.
-Every refusal is `Error: … [bad_store]` naming the path.
+and all.  Any other SQLite store is started only with `--create` (file and folders); without
+it `risk games` lists nothing there and every other command is refused.  A file that is not a
+SQLite database is refused.  Every refusal is `Error: … [bad_store]` naming the path.  A store
+the service starts is readable by its owner only.
 """
 
 from __future__ import annotations
@@ -122,3 +122,15 @@ def test_the_library_creates_only_where_asked(home: Path) -> None:
     with GameService(f"sqlite://{home / 'here.db'}") as service:
         service.create_schema()
     assert (home / "here.db").is_file()
+
+
+def test_a_new_store_and_its_log_are_private(home: Path) -> None:
+    """A store holds seeds, hands and missions: the file the service starts, and the SQLite
+    write-ahead log and index SQLite makes beside it, are mode 0600."""
+    store = home / "private.db"
+    with GameService(f"sqlite://{store}", background_checkpoints=False) as service:
+        service.create_schema()
+        service.new_game("classic", PLAYERS.split(","), seed=1, game_id="g")
+        files = [store, store.with_name("private.db-wal"), store.with_name("private.db-shm")]
+        assert all(f.exists() for f in files)
+        assert [oct(f.stat().st_mode & 0o777) for f in files] == ["0o600"] * 3

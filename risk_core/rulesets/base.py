@@ -774,9 +774,15 @@ class RuleSet:
             raise RuleError(
                 "own_territory", f"You cannot attack {self.board.name(t)}: it is yours."
             )
-        if t not in self.attack_graph(state, seat)[o]:
+        reach = self.attack_graph(state, seat)[o]
+        if t not in reach:
+            # Where FROM *can* attack, by the rule set's graph (CORE-13): its enemy neighbours.
+            owners = (seat, state.owner[o])
+            names = ", ".join(self.board.name(n) for n in reach if state.owner[n] not in owners)
+            can = f"from there you can attack {names}" if names else "it borders no enemy"
             raise RuleError(
-                "not_adjacent", f"{self.board.name(o)} does not border {self.board.name(t)}."
+                "not_adjacent",
+                f"{self.board.name(o)} does not border {self.board.name(t)}; {can}.",
             )
         if state.armies[o] < 2:
             raise RuleError(

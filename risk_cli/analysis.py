@@ -1,0 +1,426 @@
+"""Seeing the board and deciding a move: ``risk odds``, ``risk near``, ``risk moves``.
+
+All three read the local store only (like ``risk bot``) and store nothing.  ``odds`` computes
+exact probabilities from the dice rules (``risk_core.odds``, CORE-14..16); ``near`` lists a
+territory's neighbours by the rule set's ``attack_graph``; ``moves`` groups ``legal_commands``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+import click
+import msgspec
+
+from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
+from risk_core import Command, GameState, RiskError, RuleError, ruleset_of, to_act
+from risk_core.model import Attack, Defend, EndTurn, Fortify, Occupy, Place, Trade
+from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice, game_dice
+from risk_core.rulesets.base import RuleSet
+
+JsonDict = dict[str, Any]
+SHOWN = Fraction(1, 10000)  # text lists ends of at least 0.01%; --json lists them all
+
+
+# --------------------------------------------------------------------------- odds
+def number(p: Fraction) -> JsonDict:
+    """An exact probability or expectation for JSON: the fraction as text and its value."""
+    return {"exact": str(p), "value": float(p)}
+
+
+def percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.2f}%"
+
+
+class Side(msgspec.Struct, frozen=True):
+    """One side of the attack as printed: a name ("attacker" or a territory) and its armies."""
+
+    label: str
+    armies: int
+    territory: str | None = None
+    player: str | None = None
+
+
+def odds_json(attacker: Side, defender: Side, fight: Battle, siege: Assault | None) -> JsonDict:
+    out: JsonDict = {
+        "attacker": msgspec.to_builtins(attacker),
+        "defender": msgspec.to_builtins(defender),
+        "battle": {
+            "attack_dice": fight.attack,
+            "defence_dice": fight.defence,
+            "outcomes": [
+                {"attacker_losses": k, "defender_losses": fight.pairs - k, "p": number(p)}
+                for k, p in enumerate(fight.losses)
+            ],
+            "attacker_losses": number(fight.attacker_losses),
+            "defender_losses": number(fight.defender_losses),
+        },
+        "assault": None,
+    }
+    if siege is not None:
+        out["assault"] = {
+            "dice": siege.dice,
+            "stop_at": siege.stop_at,
+            "conquest": number(siege.conquest),
+            "attacker_losses": number(siege.attacker_losses),
+            "defender_losses": number(siege.defender_losses),
+            "outcomes": [
+                {"attacker_left": a, "defender_left": d, "p": number(p)}
+                for (a, d), p in _ordered(siege.outcomes)
+            ],
+        }
+    return out
+
+
+def _ordered(outcomes: dict[tuple[int, int], Fraction]) -> list[tuple[tuple[int, int], Fraction]]:
+    """Conquests first, most armies left first; then the failures, fewest defenders first."""
+    return sorted(outcomes.items(), key=lambda item: (item[0][1], -item[0][0]))
+
+
+def odds_text(attacker: Side, defender: Side, fight: Battle, siege: Assault | None) -> list[str]:
+    a, d = attacker.label, defender.label
+    lines = [
+        f"{a[0].upper()}{a[1:]} ({attacker.armies}) against {d} ({defender.armies}).",
+        f"One battle, {fight.attack} dice against {fight.defence}:",
+    ]
+    for k, p in enumerate(fight.losses):
+        lines.append(f"  attacker loses {k}, defender {fight.pairs - k}: {percent(p):>7}")
+    lines.append(
+        f"  expected losses: attacker {float(fight.attacker_losses):.2f}, "
+        f"defender {float(fight.defender_losses):.2f}"
+    )
+    if siege is None:
+        lines.append("No attack until conquest: the attacker needs 2 armies.")
+        return lines
+    lines += [
+        f"Until {d} falls or {a} is down to {max(siege.stop_at, 1)} (up to {siege.dice} dice):",
+        f"  conquest: {percent(siege.conquest)}",
+        f"  expected losses: attacker {float(siege.attacker_losses):.2f}, "
+        f"defender {float(siege.defender_losses):.2f}",
+        "  armies left:",
+    ]
+    hidden, rest = 0, Fraction(0)
+    for (left, held), p in _ordered(siege.outcomes):
+        if p < SHOWN:
+            hidden, rest = hidden + 1, rest + p
+        elif held == 0:
+            lines.append(f"    {d} taken, {left} left in {a}: {percent(p):>7}")
+        else:
+            lines.append(f"    {d} holds with {held}, {left} left in {a}: {percent(p):>7}")
+    if hidden:
+        lines.append(f"    {hidden} other ends, each under 0.01%: {percent(rest)} together")
+    return lines
+
+
+def print_odds(
+    attacker: Side,
+    defender: Side,
+    dice: int,
+    stop_at: int,
+    specs: Dice,
+    defence_max: int,
+    as_json: bool,
+) -> None:
+    """The odds of one battle and of attacking until conquest (CORE-14..16), printed."""
+    a, d = attacker.armies, defender.armies
+    if a < 2 or d < 1:
+        raise RiskError(
+            "no_attack", f"No battle: {a} armies cannot attack {d} (2 or more against 1 or more)."
+        )
+    if dice < 1:
+        raise RiskError("too_many_dice", "Attack with at least 1 die.")
+    fight = battle(min(dice, a - 1), min(defence_max, d), specs)
+    try:
+        siege = assault(a, d, dice=dice, stop_at=stop_at, defence_max=defence_max, specs=specs)
+    except ValueError as e:
+        raise RiskError("too_many_armies", f"Cannot compute the odds: {e}.") from None
+    if as_json:
+        echo_json(odds_json(attacker, defender, fight, siege))
+    else:
+        click.echo("\n".join(odds_text(attacker, defender, fight, siege)))
+
+
+def game_odds(
+    state: GameState, origin: str, target: str, dice: int | None, stop_at: int, as_json: bool
+) -> None:
+    """The odds of the game's armies on FROM attacking TO with the rule set's dice."""
+    rules = ruleset_of(state)
+    board = rules.board
+    o, t = board.find(origin), board.find(target)
+    if o == t:
+        raise RuleError("own_territory", f"{board.name(o)} cannot attack itself.")
+    a = state.armies[o]
+    n = dice if dice is not None else max(1, min(rules.attack_dice_max, a - 1))
+    if n > rules.attack_dice_max:
+        raise RuleError("too_many_dice", f"Attack with 1 to {rules.attack_dice_max} dice.")
+    print_odds(
+        _side(state, rules, o),
+        _side(state, rules, t),
+        n,
+        stop_at,
+        game_dice(rules, state, o, t, n),
+        rules.defence_dice_max,
+        as_json,
+    )
+
+
+def _side(state: GameState, rules: RuleSet, t: int) -> Side:
+    return Side(
+        rules.board.name(t),
+        state.armies[t],
+        rules.board.territories[t].id,
+        _owner(state, t),
+    )
+
+
+def _owner(state: GameState, t: int) -> str | None:
+    seat = state.owner[t]
+    return state.players[seat].name if 0 <= seat < len(state.players) else None
+
+
+@click.command()
+@click.argument("args", nargs=-1, required=True, metavar="GAME FROM TO | ATTACKERS DEFENDERS")
+@click.option("--dice", type=int, metavar="N", help="Attack dice (default: the most allowed).")
+@click.option(
+    "--stop-at",
+    type=int,
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Stop attacking when FROM is down to N armies.",
+)
+@json_option
+@pass_app
+def odds(app: App, args: tuple[str, ...], dice: int | None, stop_at: int, as_json: bool) -> None:
+    """Exact odds of attacking TO from FROM: one battle, and attacking until TO falls or FROM
+    is down to --stop-at (CORE-14..16, from the dice rules, never simulated).
+
+    `risk odds GAME FROM TO` uses the game's armies and its rule set's dice;
+    `risk odds ATTACKERS DEFENDERS` (e.g. `risk odds 10 5`) uses classic dice, no game.
+    """
+    if len(args) == 2 and all(x.isdigit() for x in args):
+        a, d = int(args[0]), int(args[1])
+        n = dice if dice is not None else max(1, min(3, a - 1))
+        if not 1 <= n <= 3:
+            raise RiskError("too_many_dice", "Attack with 1 to 3 dice.")
+        print_odds(
+            Side("the attacker", a), Side("the defender", d), n, stop_at, classic_dice, 2, as_json
+        )
+        return
+    if len(args) != 3:
+        raise click.UsageError("Give GAME FROM TO, or ATTACKERS DEFENDERS (two numbers).")
+    state = app.local_service("risk odds").state(args[0])
+    game_odds(state, args[1], args[2], dice, stop_at, as_json)
+
+
+def dry_run_attack(
+    app: App,
+    game_id: str,
+    origin: str,
+    target: str,
+    dice: int | None,
+    stop_at: int,
+    as_seat: str | None,
+    as_json: bool,
+) -> None:
+    """``risk attack --dry-run``: the attack is checked as the move would be (the same errors,
+    as the seat that would move) and its odds printed; nothing is stored."""
+    state = app.local_service("risk attack --dry-run").state(game_id)
+    seat = viewer(state, as_seat)
+    seat = to_act(state) if seat is None else seat
+    if seat is None:
+        raise RuleError("game_over", "The game is over.")
+    rules = ruleset_of(state)
+    ids = rules.board.territories
+    o, t = ids[rules.board.find(origin)].id, ids[rules.board.find(target)].id
+    n = dice if dice is not None else max(1, min(3, state.armies[rules.territory(o)] - 1))
+    order = Attack(seat=seat, origin=o, target=t, dice=n, until="conquer", stop_at=stop_at)
+    rules.decide(state, order)  # on a private copy: raises what the attack would, keeps nothing
+    game_odds(state, o, t, n, stop_at, as_json)
+
+
+# --------------------------------------------------------------------------- near
+def neighbours(state: GameState, t: int) -> JsonDict:
+    """``t`` and its neighbours by the attack graph of the seat to act (CORE-13)."""
+    rules = ruleset_of(state)
+    board = rules.board
+    acting = to_act(state)
+    seat = state.current if acting is None else acting
+    rows = []
+    for n in rules.attack_graph(state, seat)[t]:
+        rows.append(
+            {
+                "territory": board.territories[n].id,
+                "name": board.name(n),
+                "owner": state.owner[n],
+                "player": _owner(state, n),
+                "armies": state.armies[n],
+                "edge": board.edge_kind(t, n) or "other",
+            }
+        )
+    return {
+        "territory": board.territories[t].id,
+        "name": board.name(t),
+        "owner": state.owner[t],
+        "player": _owner(state, t),
+        "armies": state.armies[t],
+        "seat": seat,
+        "neighbours": rows,
+    }
+
+
+def near_text(state: GameState, near: JsonDict) -> list[str]:
+    who = state.players[near["seat"]].name
+    armies = f"{near['armies']} {'army' if near['armies'] == 1 else 'armies'}"
+    lines = [
+        f"{near['name']} ({near['player'] or 'nobody'}, {armies}): "
+        f"{len(near['neighbours'])} neighbours (as {who} may attack)."
+    ]
+    width = max([len(r["name"]) for r in near["neighbours"]] + [9])
+    lines.append(f"  {'territory':<{width}}  {'owner':<12} armies  edge")
+    for r in near["neighbours"]:
+        lines.append(
+            f"  {r['name']:<{width}}  {r['player'] or 'nobody':<12} {r['armies']:>6}  {r['edge']}"
+        )
+    return lines
+
+
+@click.command()
+@game_argument
+@click.argument("territory_name", metavar="TERRITORY")
+@json_option
+@pass_app
+def near(app: App, game_id: str, territory_name: str, as_json: bool) -> None:
+    """TERRITORY's neighbours with owner, armies and edge (border or sea), by the rule set's
+    attack graph for the seat to act (CORE-13)."""
+    state = app.local_service("risk near").state(game_id)
+    found = neighbours(state, ruleset_of(state).board.find(territory_name))
+    if as_json:
+        echo_json(found)
+    else:
+        click.echo("\n".join(near_text(state, found)))
+
+
+# --------------------------------------------------------------------------- moves
+def _span(counts: Iterable[int]) -> list[int]:
+    values = list(counts)
+    return [min(values), max(values)]
+
+
+def grouped_moves(state: GameState, commands: list[Command]) -> JsonDict:
+    """``legal_commands`` grouped: trades as card lists, placements as territories with a
+    count range, attacks as origin → targets with dice, fortify as origin → targets with count
+    ranges, defend / occupy as ranges, end, and any family command by its type."""
+    rules = ruleset_of(state)
+    trades: list[JsonDict] = []
+    place: dict[str, list[int]] = defaultdict(list)
+    attack: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    fortify: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    defend: list[int] = []
+    occupy: list[int] = []
+    end = False
+    other: dict[str, list[JsonDict]] = defaultdict(list)
+    for cmd in commands:
+        if isinstance(cmd, Trade):
+            labels = [rules.card_label(c) for c in cmd.cards]
+            trades.append({"cards": list(cmd.cards), "labels": labels})
+        elif isinstance(cmd, Place):
+            place[cmd.territory].append(cmd.count)
+        elif isinstance(cmd, Attack):
+            attack[cmd.origin][cmd.target].append(cmd.dice)
+        elif isinstance(cmd, Fortify):
+            fortify[cmd.origin][cmd.target].append(cmd.count)
+        elif isinstance(cmd, Defend):
+            defend.append(cmd.dice)
+        elif isinstance(cmd, Occupy):
+            occupy.append(cmd.count)
+        elif isinstance(cmd, EndTurn):
+            end = True
+        else:
+            fields = msgspec.to_builtins(cmd)
+            fields.pop("seat", None)
+            other[str(fields.pop("type"))].append(fields)
+    nested = {"attack": attack, "fortify": fortify}
+    return {
+        "trade": trades,
+        "place": {t: _span(k) for t, k in place.items()},
+        **{
+            key: {o: {t: _span(k) for t, k in ts.items()} for o, ts in table.items()}
+            for key, table in nested.items()
+        },
+        "defend": _span(defend) if defend else None,
+        "occupy": _span(occupy) if occupy else None,
+        "end": end,
+        "other": dict(other),
+    }
+
+
+def _range(span: list[int]) -> str:
+    return str(span[0]) if span[0] == span[1] else f"{span[0]}-{span[1]}"
+
+
+def moves_text(state: GameState, g: JsonDict) -> list[str]:
+    board = ruleset_of(state).board
+
+    def name(tid: str) -> str:
+        return board.name(board.find(tid))
+
+    lines = [f"  trade: {', '.join(t['labels'])}" for t in g["trade"]]
+    by_range: dict[str, list[str]] = defaultdict(list)
+    for t, span in g["place"].items():
+        by_range[_range(span)].append(name(t))
+    lines += [f"  place {r}: {', '.join(ts)}" for r, ts in by_range.items()]
+    for verb, unit in (("attack", "dice"), ("fortify", "armies")):
+        if g[verb]:
+            lines.append(f"  {verb}:")
+        for o, targets in g[verb].items():
+            lines += [f"    {name(o)} → {name(t)}: {_range(s)} {unit}" for t, s in targets.items()]
+    if g["defend"]:
+        lines.append(f"  defend with {_range(g['defend'])} dice")
+    if g["occupy"]:
+        lines.append(f"  occupy with {_range(g['occupy'])} armies")
+    for kind, items in g["other"].items():
+        shown = "; ".join(
+            ", ".join(f"{k}={v}" for k, v in item.items()) or "(no arguments)" for item in items[:5]
+        )
+        more = f" … ({len(items)} in all)" if len(items) > 5 else ""
+        lines.append(f"  {kind}: {shown}{more}")
+    if g["end"]:
+        lines.append("  end the turn")
+    return lines
+
+
+@click.command()
+@game_argument
+@as_option("Whose moves (default: the seat that must act now).")
+@json_option
+@pass_app
+def moves(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
+    """What this seat may do now, grouped: trades, placements, attacks, fortify, family moves."""
+    state = app.local_service("risk moves").state(game_id)
+    acting = to_act(state)
+    seat = viewer(state, as_seat)
+    seat = acting if seat is None else seat
+    rules = ruleset_of(state)
+    mine = seat is not None and seat == acting
+    g = grouped_moves(state, rules.legal_commands(state) if mine else [])
+    if as_json:
+        echo_json({"game_id": game_id, "seat": seat, "phase": state.phase, "moves": g})
+        return
+    if seat is None:
+        click.echo("The game is over: nobody moves.")
+    elif not mine:
+        who = state.players[seat].name
+        now = (
+            f"it is {state.players[acting].name}'s move (seat {acting})"
+            if acting is not None
+            else ""
+        )
+        click.echo(f"Nothing for {who} (seat {seat}) to do now: {now or 'the game is over'}.")
+    else:
+        doing = rules.phases.get(state.phase, state.phase)
+        click.echo(f"{state.players[seat].name} (seat {seat}) may {doing}:")
+        click.echo("\n".join(moves_text(state, g)))
