@@ -48,6 +48,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -239,6 +240,22 @@ def start_sqlite_file(path: Path) -> None:
 
 
 SQLITE_STATEMENTS = 256  # prepared statements cached per connection (the library caches 1)
+WAL_SWITCH_TRIES = 50  # a new file's switch to WAL, retried while another connection makes it
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Put the file in WAL mode.  Several processes opening a new store at once race to switch
+    it, and SQLite answers the losers "database is locked" at once, without waiting for its
+    busy timeout: they try again shortly (the winner's switch is then already made)."""
+    for attempt in range(WAL_SWITCH_TRIES):
+        try:
+            if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or attempt == WAL_SWITCH_TRIES - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
 
 
 def tune_sqlite(datastore: SQLiteDatastore, *, background_checkpoints: bool = False) -> None:
@@ -268,8 +285,7 @@ def tune_sqlite(datastore: SQLiteDatastore, *, background_checkpoints: bool = Fa
             raise InterfaceError(e) from e
         if not pool.is_sqlite_memory_mode:
             try:
-                if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
-                    conn.execute("PRAGMA journal_mode=WAL")
+                _use_wal(conn)
                 conn.execute("PRAGMA synchronous=NORMAL")
                 if background_checkpoints:
                     conn.execute(f"PRAGMA wal_autocheckpoint={WAL_BACKSTOP_PAGES}")
