@@ -1269,7 +1269,10 @@ class RuleSet:
         self._consume(state, ev.rng, ev.scripted)
 
     def _on_battle(self, state: GameState, ev: BattleFought) -> None:
-        self._battle_dice(state, ev)
+        # ``_battle_dice`` written out: replaying battles is the projector's hottest path.
+        if ev.scripted or ev.attack_dice is not msgspec.UNSET:
+            check_faces(ev)
+        self._consume(state, ev.rng, ev.scripted)
         idx = self.board.index
         state.armies[idx[ev.origin]] -= ev.attacker_losses
         state.armies[idx[ev.target]] -= ev.defender_losses
