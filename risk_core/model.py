@@ -456,6 +456,7 @@ class GameState(msgspec.Struct, kw_only=True):
     conquered: bool = False
     may_trade: bool = False  # CL-20: cards just taken from an eliminated player
     trades: int = 0  # sets traded by everyone (CL-CQ-02)
+    turn_trades: int = 0  # sets traded in this turn (DEC-46's one set per turn)
     attack: PendingAttack | None = None
     occupation: PendingOccupation | None = None
     winner: Seat | None = None

@@ -314,17 +314,17 @@ class RuleSet:
     def apply(self, state: GameState, ev: Event) -> None:
         """Apply one event in place (the projector).
 
-        Here, for every rule set and family, the extra trade window ``may_trade`` closes: in
-        the attack phase at the first event that is no follow-up of the elimination that opened
-        it (CL-20/NAP-23, ``trade_window_follow_ups``); in the reinforcement phase, where
-        ``one_set_per_turn`` opens it for the turn's one set (DEC-46), when the phase ends.
+        Here, for every rule set and family, the trade window an elimination opens
+        (``may_trade``) closes at the first event of the attack phase that is no follow-up of
+        that elimination (CL-20/NAP-23, ``trade_window_follow_ups``).
         """
-        phase = state.phase
-        if state.may_trade and phase == "attack" and type(ev) not in self.trade_window_follow_ups:
+        if (
+            state.may_trade
+            and state.phase == "attack"
+            and type(ev) not in self.trade_window_follow_ups
+        ):
             state.may_trade = False
         self.EVENT_HANDLERS[type(ev)](self, state, ev)
-        if phase == "reinforce" and state.phase != "reinforce":
-            state.may_trade = False
         state.version += 1
 
     def legal_commands(self, state: GameState) -> list[Command]:
@@ -672,9 +672,8 @@ class RuleSet:
 
     def set_limit_reached(self, state: GameState) -> bool:
         """DEC-46 ``one_set_per_turn``: the mover has traded its one set of this reinforcement
-        phase (the phase opened ``may_trade`` for it, the trade closed it).  Trades after an
-        elimination (``elim_trade``, CL-20/NAP-23) are not limited."""
-        return self.one_set_per_turn(state) and not state.may_trade and state.phase != "elim_trade"
+        phase.  Trades after an elimination (CL-20/NAP-23) are not limited."""
+        return state.phase == "reinforce" and state.turn_trades > 0 and self.one_set_per_turn(state)
 
     def valid_sets(self, state: GameState, seat: Seat) -> Iterator[tuple[int, ...]]:
         """The sets ``seat`` could trade now: none once its one set per turn is traded."""
@@ -1201,10 +1200,10 @@ class RuleSet:
         state.reserve = ev.income
         state.received = ev.income
         state.conquered = False
+        state.may_trade = False
+        state.turn_trades = 0
         # A scenario may start a turn with nothing to place: straight to attacking.
         state.phase = "reinforce" if ev.income else self.after_reinforce_phase(state)
-        # DEC-46: under one set per turn, the window for it (``apply`` closes it with the phase).
-        state.may_trade = state.phase == "reinforce" and self.one_set_per_turn(state)
 
     def _on_position(self, state: GameState, ev: PositionSet) -> None:
         state.rng = ev.rng
@@ -1233,6 +1232,7 @@ class RuleSet:
         state.reserve += ev.value
         state.received += ev.value + ev.bonus_each * len(ev.bonus)
         state.trades += 1
+        state.turn_trades += 1
         state.may_trade = False
         if state.phase == "attack":
             state.phase = "elim_trade"
