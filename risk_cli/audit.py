@@ -17,7 +17,7 @@ import click
 import msgspec
 
 from risk_cli import render
-from risk_cli.common import App, echo_json, json_option, pass_app
+from risk_cli.common import App, echo_json, game_argument, json_option, pass_app
 from risk_cli.history import progress_bar
 from risk_core import RiskError, load_board
 from risk_core.views import view
@@ -111,7 +111,7 @@ def _failed_checks(report: AuditReport) -> str:
 
 # --------------------------------------------------------------------------- export
 @click.command()
-@click.argument("game_id", metavar="GAME")
+@game_argument
 @click.option(
     "-o",
     "--output",

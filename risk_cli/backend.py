@@ -3,9 +3,10 @@
 Both answer in the same terms (``risk_core.views``): a view of the board as one seat, a
 player's seats (``--as`` a player commanding several) or a spectator sees it, and events
 redacted for them.  A move acts for one seat and is built from that seat's view, so a command
-never needs more than its seat may know.  The remote backend authenticates with the seat
-tokens kept in the local profile (``risk_cli.profile``): one per seat, so a player commanding
-several seats needs each of their tokens to see them all, and the acting seat's to move.
+never needs more than its seat may know.  The remote backend signs its requests with the seat
+keys kept in the local profile (``risk_cli.profile``, ``risk_service.signing``): one per seat,
+so a player commanding several seats needs each of their keys to see them all, and the acting
+seat's to move.
 """
 
 from __future__ import annotations
@@ -22,24 +23,17 @@ from risk_cli.common import Named, acting_seat, named_in_view, named_seats, seat
 from risk_core import Board, Command, RiskError, RuleError, SeatInfo, apply_in_place, load_board
 from risk_core.model import OptionValue
 from risk_core.views import view, visible_events
-from risk_service import history, ledger
-from risk_service.client import RemoteError, ServiceClient, new_request_id
-from risk_service.exchange import export_game
-from risk_service.history import Lineage
-from risk_service.luck import LuckReport
-from risk_service.protocol import (
-    AdminRequest,
-    CommandRequest,
-    EventsRequest,
-    GamesRequest,
-    HistoryRequest,
-    HistoryWhat,
-    NewGameRequest,
-    ViewRequest,
-)
+from risk_service import deadlines
 
+# The service's client (redis), its requests, the signing keys (cryptography), the history and
+# the export are imported where they are used: showing or moving a game on the local store
+# needs none of them (tests/test_startup.py).
 if TYPE_CHECKING:
     from risk_cli.common import App
+    from risk_service.history import Lineage
+    from risk_service.luck import LuckReport
+    from risk_service.protocol import AdminRequest, EventsRequest, HistoryWhat, ViewRequest
+    from risk_service.signing import Invitation, SigningKey
 
 JsonDict = dict[str, Any]
 Build = Callable[[JsonDict, Board, int], Command]
@@ -55,8 +49,8 @@ class Moved:
 @dataclass
 class Created:
     game_id: str
-    tokens: dict[str, str]  # seat → token (remote only)
-    owner_token: str | None
+    invitations: dict[str, str]  # seat → invitation (remote only)
+    owner: str | None  # the owner's private key (remote only)
 
 
 class Backend(abc.ABC):
@@ -145,21 +139,30 @@ class LocalBackend(Backend):
 
     def view(self, game_id: str, seat: str | None, *, at: int | None = None) -> JsonDict:
         state = self.app.service.state(game_id, at=at)
-        return view(state, None if seat is None else seats_named(named_seats(state), seat))
+        v = view(state, None if seat is None else seats_named(named_seats(state), seat))
+        return deadlines.stored_view(self.app.service, game_id, v, at is None)
 
     def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
         events = self.app.service.events(game_id, upto=upto)
         started = events[0]
         named = named_in_view(msgspec.to_builtins(getattr(started, "players", ())))
-        return visible_events(events, None if seat is None else seats_named(named, seat))
+        shown = visible_events(events, None if seat is None else seats_named(named, seat))
+        deadlines.mark_stored_events(self.app.service, game_id, shown)  # moves on a timeout
+        return shown
 
     def stats(self, game_id: str, upto: int | None = None) -> LuckReport:
+        from risk_service import history
+
         return history.luck(self.app.service, game_id, upto)
 
     def lineage(self, game_id: str) -> Lineage:
+        from risk_service import history
+
         return history.lineage(self.app.service, game_id)
 
     def export(self, game_id: str) -> bytes:
+        from risk_service.exchange import export_game
+
         return export_game(self.app.service, game_id)
 
     def move(self, game_id: str, seat: str | None, build: Build) -> Moved:
@@ -179,28 +182,36 @@ class RemoteBackend(Backend):
     remote = True
 
     def __init__(self, url: str) -> None:
+        from risk_service.client import ServiceClient
+
         self.client = ServiceClient(url)
         self.profile = profile.load()
 
     def close(self) -> None:
         self.client.close()
 
-    def _token(self, game_id: str, seat: int) -> str:
+    def _key(self, game_id: str, seat: int) -> SigningKey:
+        from risk_service.client import RemoteError
+        from risk_service.signing import SigningKey
+
         entry = self.profile.games.get(game_id)
-        token = entry.seats.get(str(seat)) if entry else None
-        if token is None:
+        key = entry.seats.get(str(seat)) if entry else None
+        if key is None:
             raise RemoteError(
                 "unauthorized",
-                f"Your profile ({profile.profile_path()}) holds no token for seat {seat} of "
-                f"{game_id}: `risk join {game_id} SEAT TOKEN` adds one.",
+                f"Your profile ({profile.profile_path()}) holds no key for seat {seat} of "
+                f"{game_id}: `risk join INVITATION` with the invitation its owner gave you.",
             )
-        return token
+        return SigningKey.from_text(key)
 
-    def owner_token(self, game_id: str) -> str:
+    def owner_key(self, game_id: str) -> SigningKey:
+        from risk_service.client import RemoteError
+        from risk_service.signing import SigningKey
+
         entry = self.profile.games.get(game_id)
         if entry is None or entry.owner is None:
-            raise RemoteError("unauthorized", f"Your profile holds no owner token for {game_id}.")
-        return entry.owner
+            raise RemoteError("unauthorized", f"Your profile holds no owner key for {game_id}.")
+        return SigningKey.from_text(entry.owner)
 
     def new_game(
         self,
@@ -211,6 +222,10 @@ class RemoteBackend(Backend):
         options: dict[str, OptionValue],
         game_id: str | None,
     ) -> Created:
+        from risk_service.client import new_request_id
+        from risk_service.protocol import NewGameRequest
+        from risk_service.signing import Invitation, SigningKey
+
         names = [s.name if isinstance(s, SeatInfo) else s for s in seats]
         ask = [i for i, s in enumerate(seats) if isinstance(s, SeatInfo) and s.policy == "ask"]
         commanders = {
@@ -218,10 +233,14 @@ class RemoteBackend(Backend):
             for i, s in enumerate(seats)
             if isinstance(s, SeatInfo) and s.commander is not msgspec.UNSET
         }
+        gid = game_id or new_request_id()[:8]
+        owner = SigningKey.generate()  # made here: the service learns its public half only
+        invitations = {i: Invitation.new(gid, i) for i in range(len(names))}
         request = NewGameRequest(
             request_id=new_request_id(),
-            game_id=game_id or new_request_id()[:8],
-            secret=ledger.new_secret(),
+            game_id=gid,
+            owner_key=owner.public,
+            invitations={i: inv.public for i, inv in invitations.items()},
             ruleset=ruleset,
             players=names,
             seed=seed,
@@ -229,15 +248,46 @@ class RemoteBackend(Backend):
             ask=ask,
             commanders=commanders or msgspec.UNSET,
         )
-        data = self.client.ok(request).data
-        entry = profile.GameEntry(
-            players=list(data["players"]), seats=dict(data["tokens"]), owner=data["owner_token"]
-        )
+        data = self.client.ok(owner.sign(request)).data
+        invites = {str(i): invitations[i].text for i in data["invited"]}  # not neutral seats
+        entry = profile.GameEntry(players=list(data["players"]), owner=owner.text, invites=invites)
         self.profile.games[request.game_id] = entry
         profile.save(self.profile)
-        return Created(request.game_id, entry.seats, entry.owner)
+        return Created(request.game_id, dict(invites), entry.owner)
+
+    def join(self, invitation: Invitation) -> JsonDict:
+        """Claim the invitation's seat with a key pair made here; the key is kept in the
+        profile (before the claim is sent: a claim answered but unheard is not lost)."""
+        from risk_service.client import new_request_id
+        from risk_service.protocol import ClaimRequest
+        from risk_service.signing import SigningKey
+
+        key = SigningKey.generate()
+        gid, seat = invitation.game_id, invitation.seat
+        entry = self.profile.games.setdefault(gid, profile.GameEntry())
+        previous = entry.seats.get(str(seat))
+        entry.seats[str(seat)] = key.text
+        profile.save(self.profile)
+        claim = ClaimRequest(request_id=new_request_id(), game_id=gid, seat=seat, key=key.public)
+        try:
+            data: JsonDict = self.client.ok(invitation.key.sign(claim)).data
+        except RiskError:
+            if previous is None:
+                del entry.seats[str(seat)]
+            else:
+                entry.seats[str(seat)] = previous
+            profile.save(self.profile)
+            raise
+        if not entry.players:
+            entry.players = [p["name"] for p in self.seat_view(gid, None)["players"]]
+        entry.invites.pop(str(seat), None)  # spent
+        profile.save(self.profile)
+        return data
 
     def games(self) -> list[JsonDict]:
+        from risk_service.client import new_request_id
+        from risk_service.protocol import GamesRequest
+
         data: list[JsonDict] = self.client.ok(
             GamesRequest(request_id=new_request_id(), game_id="")
         ).data
@@ -277,47 +327,59 @@ class RemoteBackend(Backend):
     def view(self, game_id: str, seat: str | None, *, at: int | None = None) -> JsonDict:
         return self.seat_view(game_id, self._seats(game_id, seat), at=at)
 
-    def _credentials(
-        self, game_id: str, seats: int | Sequence[int] | None
-    ) -> tuple[int | None, str, dict[int, str] | msgspec.UnsetType]:
-        """``seat``, ``token`` and ``also`` of a request for these seats (None: a spectator)."""
+    def _read(self, request: ViewRequest | EventsRequest, seats: int | Sequence[int] | None) -> Any:
+        """The reply to a read as ``seats`` (None: a spectator, unsigned), signed with each
+        seat's key: the first signs ``sig``, the others their entry of ``also``."""
         if seats is None:
-            return None, "", msgspec.UNSET
+            return self.client.ok(request)
         first, *more = [seats] if isinstance(seats, int) else seats
-        also = {s: self._token(game_id, s) for s in more} if more else msgspec.UNSET
-        return first, self._token(game_id, first), also
+        keys = [self._key(request.game_id, s) for s in [first, *more]]
+        request = msgspec.structs.replace(
+            request, seat=first, also=dict.fromkeys(more, "") if more else msgspec.UNSET
+        )
+
+        def sign(r: Any) -> Any:  # a Request
+            r = keys[0].sign(r)  # stamped: every signature below covers the same time
+            if more:
+                also = {s: k.signature(r) for s, k in zip(more, keys[1:], strict=True)}
+                r = keys[0].sign(msgspec.structs.replace(r, also=also), stamp=False)
+            return r
+
+        return self.client.ok(sign(request), resign=sign)
 
     def seat_view(
         self, game_id: str, seat: int | Sequence[int] | None, *, at: int | None = None
     ) -> JsonDict:
         """The game as ``seat`` (one seat, a player's seats, None: a spectator) sees it."""
-        who, token, also = self._credentials(game_id, seat)
-        request = ViewRequest(
-            request_id=new_request_id(), game_id=game_id, seat=who, token=token, at=at, also=also
-        )
-        data: JsonDict = self.client.ok(request).data
+        from risk_service.client import new_request_id
+        from risk_service.protocol import ViewRequest
+
+        request = ViewRequest(request_id=new_request_id(), game_id=game_id, at=at)
+        data: JsonDict = self._read(request, seat).data
         return data
 
     def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
-        who, token, also = self._credentials(game_id, self._seats(game_id, seat))
-        request = EventsRequest(
-            request_id=new_request_id(),
-            game_id=game_id,
-            seat=who,
-            token=token,
-            upto=upto,
-            also=also,
-        )
-        return list(self.client.ok(request).events or [])
+        from risk_service.client import new_request_id
+        from risk_service.protocol import EventsRequest
+
+        request = EventsRequest(request_id=new_request_id(), game_id=game_id, upto=upto)
+        return list(self._read(request, self._seats(game_id, seat)).events or [])
 
     def _history(self, game_id: str, what: HistoryWhat, upto: int | None = None) -> Any:
+        from risk_service.client import new_request_id
+        from risk_service.protocol import HistoryRequest
+
         request = HistoryRequest(request_id=new_request_id(), game_id=game_id, what=what, upto=upto)
         return self.client.ok(request).data
 
     def stats(self, game_id: str, upto: int | None = None) -> LuckReport:
+        from risk_service.luck import LuckReport
+
         return msgspec.convert(self._history(game_id, "stats", upto), LuckReport)
 
     def lineage(self, game_id: str) -> Lineage:
+        from risk_service.history import Lineage
+
         return msgspec.convert(self._history(game_id, "lineage"), Lineage)
 
     def export(self, game_id: str) -> bytes:
@@ -325,25 +387,27 @@ class RemoteBackend(Backend):
         return data.encode()
 
     def move(self, game_id: str, seat: str | None, build: Build) -> Moved:
+        from risk_service.client import new_request_id
+        from risk_service.protocol import CommandRequest
+
         who = self._numbered(game_id, seat)
         if who is None:
             who = _mover(self.seat_view(game_id, None), seat)
         v = self.seat_view(game_id, who)
         command = build(v, load_board(v["board"]), who)
-        token = self._token(game_id, who)
+        key = self._key(game_id, who)
         reply = self.client.ok(
-            CommandRequest(
-                request_id=new_request_id(),
-                game_id=game_id,
-                seat=who,
-                token=token,
-                command=command,
+            key.sign(
+                CommandRequest(
+                    request_id=new_request_id(), game_id=game_id, seat=who, command=command
+                )
             )
         )
         return Moved(who, list(reply.events or []), self.seat_view(game_id, who))
 
     def admin(self, request: AdminRequest) -> JsonDict:
-        reply = self.client.ok(request)
+        """An owner's action, signed here with the owner's key of the profile."""
+        reply = self.client.ok(self.owner_key(request.game_id).sign(request))
         return {"game_id": reply.game_id, "version": reply.version, **(reply.data or {})}
 
 

@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from risk_core import GameState, RiskError, RuleError, to_act
-from risk_core.seats import commander_of
-from risk_service import GameService, ServiceError
-from risk_service.stores import check_sqlite_file, is_default_sqlite, parse_store
-
+# The engine and the store are imported where they are used: `risk --help` and the commands
+# that need neither stay cheap to start (tests/test_startup.py).
 if TYPE_CHECKING:
     from risk_cli.backend import Backend
+    from risk_core import GameState
+    from risk_service import GameService
 
 
 class App:
@@ -52,6 +51,8 @@ class App:
         """The store, started only where the user asked for one: the default store (folder and
         all) on first use, any other only with ``--create``; a missing store named otherwise
         is ``bad_store`` naming the path, so a mistyped path never starts an empty store."""
+        from risk_service import GameService, ServiceError
+
         path = self.missing_store()
         if path is not None and not self.create:
             raise ServiceError(
@@ -76,6 +77,9 @@ class App:
     def missing_store(self) -> Path | None:
         """The path of the SQLite store named, if it is not the default one and does not
         exist yet (None otherwise); ``bad_store`` for a URL that names no store."""
+        from risk_service import ServiceError
+        from risk_service.stores import check_sqlite_file, is_default_sqlite, parse_store
+
         try:
             path = parse_store(self._url()).path
             if path is None or is_default_sqlite(path):
@@ -97,6 +101,8 @@ class App:
 
     def local_service(self, what: str) -> GameService:
         """The local store, for commands the remote service does not offer."""
+        from risk_core import RiskError
+
         if self.redis_url:
             raise RiskError("local_only", f"{what} works on a local store only (drop --redis).")
         return self.service
@@ -121,7 +127,28 @@ F = TypeVar("F", bound=Callable[..., Any])
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print only JSON on standard output."
 )
-game_argument = click.argument("game_id", metavar="GAME")
+
+
+class GameArgument(click.Argument):
+    """GAME, a game id: completed from the store (or the profile, with --redis); left out when
+    ``RISK_GAME`` names the game (``risk_cli.conventions.with_default_game`` says how a GAME
+    left out is told from one given).  Put it first among a command's arguments."""
+
+    is_game = True
+
+    def __init__(self, param_decls: Sequence[str], **kwargs: Any) -> None:
+        kwargs.setdefault("metavar", "GAME")
+        kwargs.setdefault("shell_complete", _complete_game)
+        super().__init__(param_decls, **kwargs)
+
+
+def _complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    from risk_cli.completion import complete_games
+
+    return complete_games(ctx, incomplete)
+
+
+game_argument = click.argument("game_id", cls=GameArgument)
 
 
 def as_option(help: str, required: bool = False) -> Callable[[F], F]:
@@ -143,6 +170,8 @@ def echo_json(data: Any) -> None:
 def seat_of(names: list[str], ref: str) -> int:
     """The seat a reference names: its number, or a seat's name in any case.  Seat names only:
     a player commanding several seats is resolved by ``seats_named``."""
+    from risk_core import RiskError
+
     if ref.isdigit() and int(ref) < len(names):
         return int(ref)
     for i, name in enumerate(names):
@@ -157,6 +186,8 @@ Named = tuple[str, str]
 
 
 def named_seats(state: GameState) -> list[Named]:
+    from risk_core.seats import commander_of
+
     return [(p.name, commander_of(state, i)) for i, p in enumerate(state.players)]
 
 
@@ -168,6 +199,8 @@ def named_in_view(players: Sequence[dict[str, Any]]) -> list[Named]:
 def seats_named(seats: Sequence[Named], ref: str) -> list[int]:
     """The seats ``ref`` stands for: a seat number; a player's name (its seats), any case; or
     a seat's name (a seat commanded by another player); else ``unknown_seat``."""
+    from risk_core import RiskError
+
     if ref.isdigit() and int(ref) < len(seats):
         return [int(ref)]
     key = ref.casefold()
@@ -186,6 +219,8 @@ def acting_seat(seats: Sequence[Named], mine: list[int], acting: int | None) -> 
     that must act (``not_your_turn`` naming the seat that must act when none of them must)."""
     if len(mine) == 1:
         return mine[0]  # the rules decide (some moves are allowed out of turn)
+    from risk_core import RuleError
+
     if acting is None:
         raise RuleError("game_over", "The game is over.")
     if acting in mine:
@@ -201,6 +236,8 @@ def acting_seat(seats: Sequence[Named], mine: list[int], acting: int | None) -> 
 def viewer(state: GameState, ref: str | None) -> int | None:
     """The one seat whose eyes to use; None (no --as) is a spectator who sees no secrets.  A
     player commanding several seats gives the one that must act, else its first."""
+    from risk_core import to_act
+
     if ref is None:
         return None
     named = named_seats(state)

@@ -9,7 +9,10 @@ module defines
   ``risk_cli.render.Names``);
 * ``SEAT_NOTE``: ``note(player, names) -> str | None``, what a seat is in `risk show`'s players
   table for the rule sets naming the module (``player``: the seat's entry in the view, with the
-  family's ``seat_view`` facts), in place of the core's ``neutral``; None keeps the core's word.
+  family's ``seat_view`` facts), in place of the core's ``neutral``; None keeps the core's word;
+* ``SHOW_LINES``: ``lines(view, names) -> list[str]``, the family's own facts in `risk show`
+  (cities, face-up missions, tracks...), printed after the board for the rule sets naming the
+  module.
 
 Any may be left out.  Several rule sets may share one module; it is added once.  A verb or an
 event text that another module already provides is refused (``family_clash``).
@@ -29,6 +32,8 @@ from risk_core import SetupError
 from risk_core.rulesets import names as ruleset_names
 from risk_core.rulesets.base import registered
 from risk_service.families import load_plugins
+
+# This module is imported when a command runs (``risk_cli.main``), not by `risk --help`.
 
 
 def cli_modules() -> dict[str, str]:
@@ -58,13 +63,14 @@ def install(group: click.Group) -> list[str]:
 
 def add_family(group: click.Group, module: ModuleType) -> None:
     """Add one family module's ``COMMANDS`` to ``group``, its ``EVENT_TEXT`` to the log and its
-    ``SEAT_NOTE`` to `risk show`.
+    ``SEAT_NOTE`` and ``SHOW_LINES`` to `risk show`.
 
     Nothing is added when anything clashes.  Adding the same module again changes nothing.
     """
     commands = _commands(module)
     texts = _texts(module)
     note = _seat_note(module)
+    show_lines = _show_lines(module)
     for command in commands:
         taken = group.commands.get(command.name or "")
         if taken is not None and taken is not command:
@@ -76,6 +82,8 @@ def add_family(group: click.Group, module: ModuleType) -> None:
     render.add_event_texts(texts, module.__name__)
     if note is not None:
         render.add_seat_note(note, module.__name__)
+    if show_lines is not None:
+        render.add_show_lines(show_lines, module.__name__)
     for command in commands:
         group.add_command(command)
 
@@ -121,6 +129,15 @@ def _seat_note(module: ModuleType) -> render.SeatNote | None:
             "bad_family", f"{module.__name__}.SEAT_NOTE must be a function(player, names)."
         )
     return note
+
+
+def _show_lines(module: ModuleType) -> render.ShowLines | None:
+    lines = getattr(module, "SHOW_LINES", None)
+    if lines is not None and not callable(lines):
+        raise SetupError(
+            "bad_family", f"{module.__name__}.SHOW_LINES must be a function(view, names)."
+        )
+    return lines
 
 
 def _home(command: click.Command) -> str:

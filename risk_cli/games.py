@@ -10,7 +10,6 @@ import click
 import msgspec
 
 from risk_cli import render
-from risk_cli.catalogue import facts_sentence
 from risk_cli.common import (
     App,
     as_option,
@@ -27,7 +26,6 @@ from risk_core import Event, RiskError, SeatInfo, SetupError, load_board
 from risk_core.board import unverified_facts
 from risk_core.model import GameStarted, OptionValue
 from risk_core.rulesets.base import COLOURS
-from risk_core.scenario import MAX_SCENARIO_BYTES, bad, parse_scenario, scenario_opening
 from risk_core.seats import check_commanders
 
 MAX_VERSION = (1 << 63) - 1  # a store's largest integer (SQLite INTEGER, PostgreSQL bigint)
@@ -160,6 +158,7 @@ def new(
     options = parse_options(option_pairs)
     commanders = parse_commanders(commander_pairs)
     backend = app.backend
+    invitations: dict[str, str] = {}
     if scenario is not None:
         service = app.local_service("--scenario")
         opening = scenario_events(
@@ -173,17 +172,18 @@ def new(
     else:
         if not names:
             raise click.UsageError("Name the players with --players or --player.")
-        game_id = backend.new_game(
+        created = backend.new_game(
             rules or "classic",
             seat_infos(names, ask, commanders),
             seed=parse_seed(seed),
             options=options,
             game_id=game_id,
-        ).game_id
+        )
+        game_id, invitations = created.game_id, created.invitations
     v = backend.view(game_id, None)
     players_names = [p["name"] for p in v["players"]]
     commanded = {p["seat"]: p["commander"] for p in v["players"] if p.get("commander")}
-    kept = str(profile_path()) if backend.remote else None  # where the seat tokens went
+    kept = str(profile_path()) if backend.remote else None  # where the owner's key went
     if as_json:
         echo_json(
             {
@@ -194,7 +194,7 @@ def new(
                 "phase": v["phase"],
                 "to_act": v["to_act"],
                 **({"commanders": commanded} if commanded else {}),
-                **({"profile": kept} if kept else {}),
+                **({"profile": kept, "invitations": invitations} if kept else {}),
             }
         )
         return
@@ -206,10 +206,15 @@ def new(
     )
     click.echo(f"Created game {game_id} ({v['rules']}): {seats_text}.")
     if unverified_facts(board):
+        from risk_cli.catalogue import facts_sentence
+
         click.echo(facts_sentence(board))  # GAP-nn: how much of the board is reconstructed
     click.echo(render.status_line(v, n))
     if kept:
-        click.echo(f"Seat and owner tokens saved in {kept} (hand each player theirs).")
+        click.echo(f"You own this game: your owner key is in {kept}.")
+        click.echo("Invitations, each good once (hand each player theirs, privately):")
+        for seat, text in invitations.items():
+            click.echo(f"  {n.seat(int(seat))}: {text}")
     click.echo(f"See the board with: risk show {game_id} --as SEAT")
 
 
@@ -243,6 +248,8 @@ def scenario_events(
     commanders: Sequence[tuple[str, str]],
 ) -> list[Event]:
     """The opening events of a scenario file, command-line flags taking precedence."""
+    from risk_core.scenario import MAX_SCENARIO_BYTES, bad, parse_scenario, scenario_opening
+
     suffix = path.suffix.lower()
     if suffix not in (".toml", ".json"):
         raise click.BadParameter("use a .toml or .json file.", param_hint="--scenario")

@@ -188,6 +188,12 @@ DICE_TEXT = {
     help="With --dice script: a file of die faces 1-6 (a JSON list, or numbers separated by "
     "spaces).",
 )
+@click.option(
+    "--replay-commands",
+    is_flag=True,
+    help="Then submit the parent's later commands to the branch, one by one, until one is "
+    "refused: the same decisions with the branch's dice.",
+)
 @json_option
 @pass_app
 def branch(
@@ -198,13 +204,15 @@ def branch(
     dice: str | None,
     seed: str | None,
     script: Path | None,
+    replay_commands: bool,
     as_json: bool,
 ) -> None:
     """Start a new game from another game's position at any version.
 
     The branch keeps the parent's first VERSION events, with their commands (so it can be
     audited), and then goes on by itself; the parent does not change.  `risk tree` shows the
-    family, `risk diff` compares the two.
+    family, `risk diff` compares the two.  --replay-commands then plays the parent's later
+    decisions on the branch until one is no longer legal, and says how far it got.
     """
     mode = dice or ("reseed" if seed is not None else "script" if script is not None else "same")
     if seed is not None and mode != "reseed":
@@ -224,6 +232,7 @@ def branch(
         seed=parse_seed(seed),
         faces=faces,
     )
+    replayed = history.replay_commands(service, made) if replay_commands else None
     state = service.state(made.game_id)
     v = view(state, None)
     if as_json:
@@ -233,6 +242,7 @@ def branch(
                 "version": state.version,
                 "phase": state.phase,
                 "to_act": v["to_act"],
+                **({"replay": msgspec.to_builtins(replayed)} if replayed else {}),
             }
         )
         return
@@ -250,8 +260,20 @@ def branch(
             f"Version {made.at} is inside a command's events: its last {made.cut} are not in the "
             "branch, which goes on from that position."
         )
+    if replayed is not None:
+        click.echo(_replay_line(made.parent, replayed))
     click.echo(render.status_line(v, render.Names(load_board(state.board), v["players"])))
     click.echo(f"See it with: risk show {made.game_id}; its family: risk tree {made.game_id}")
+
+
+def _replay_line(parent: str, r: history.CommandReplay) -> str:
+    done = f"Replayed {r.applied} of {parent}'s {r.commands} later commands"
+    if r.stopped_at is None:
+        return f"{done}: all accepted (version {r.version})."
+    return (
+        f"{done}; stopped at its version {r.stopped_at}: {r.reason} [{r.code}] "
+        f"(the branch is at version {r.version})."
+    )
 
 
 # --------------------------------------------------------------------------- tree

@@ -1,56 +1,233 @@
 """The ``risk`` command group: global options, error translation, and the command list.
 
-The command list is the core verbs, then every rule family's own (``risk_cli.families``).
-Plug-in families (``RISK_FAMILIES``, the ``risk.families`` entry points) are loaded when the
-service is first imported (``risk_service.mapper``), which the imports below do.  Either
-failing is reported as ``Error: <message> [<code>]`` with status 1, like any other error, never
-as a traceback: a plug-in that cannot be imported ends the program here (nothing can run
-without the service); a family whose verbs or texts cannot be added fails every invocation.
+Start-up is kept cheap: ``risk --help`` lists the commands from the table below without
+importing them, and a command's module is imported only when that command runs (``CommandTable``).
+Rule families add verbs of their own (``risk_cli.families``): the built-in families' verbs are in
+the table too, so that ``--help`` names them; every family (plug-ins from ``RISK_FAMILIES`` and
+the ``risk.families`` entry points included) is installed before a command runs, and an unknown
+verb is looked up among them.  A family that cannot be loaded, or whose verbs or texts clash,
+is reported as ``Error: <message> [<code>]`` with status 1, like any other error, never as a
+traceback.
+
+The conventions every command shares live here too: with ``--json`` an error is JSON on standard
+error (``risk_cli.conventions``); ``RISK_GAME`` stands for a GAME argument left out
+(``risk_cli.common.game_argument``); ``NO_COLOR`` and ``--color/--no-color``; "did you mean" for
+an unknown game; shell completion (``risk_cli.completion``).
 """
+
+# ruff: noqa: E501  (the command table: one line per command, its short help in full)
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 import click
-from redis.connection import parse_url
 
-from risk_core import RiskError
+from risk_cli import conventions
 
-try:
-    from risk_cli import analysis, audit, catalogue, demo, families, games, history, moves, service
-    from risk_cli.common import App
-    from risk_cli.mapview import map_
-except RiskError as err:  # a plug-in family that cannot be loaded
-    raise SystemExit(f"Error: {err.message} [{err.code}]") from None
+# ----------------------------------------------------------------------------- the command list
+# name → ("module:attribute", the short help `risk --help` shows).  To add a command, add one
+# line here (tests/test_startup.py checks that each entry loads and that its help is the
+# command's own first sentence).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("risk_cli.games:new", "Start a new game and print its id."),
+    "games": ("risk_cli.games:games", "List the stored games."),
+    "show": ("risk_cli.games:show", "Show the board by continent, the players and whose turn it is."),
+    "map": ("risk_cli.mapview:map_", "Draw the board: territories, borders, sea links (dashed), owners, armies, the last move."),
+    "place": ("risk_cli.moves:place", "Place COUNT armies (default 1) on TERRITORY."),
+    "trade": ("risk_cli.moves:trade", 'Trade three cards, given by id, territory name or "joker".'),
+    "attack": ("risk_cli.moves:attack", "Attack TO from FROM (territory ids or names)."),
+    "defend": ("risk_cli.moves:defend", "Answer a pending attack with DICE defence dice (1 or 2)."),
+    "occupy": ("risk_cli.moves:occupy", "Move COUNT armies into the territory just conquered."),
+    "fortify": ("risk_cli.moves:fortify", "Move COUNT armies from FROM to TO; this free move ends the turn."),
+    "end": ("risk_cli.moves:end", "End the turn without a free move."),
+    "submit": ("risk_cli.moves:submit", "Submit any command as JSON (`-` reads it from standard input)."),
+    "bot": ("risk_cli.moves:bot", "Let the computer play a seat until someone else must act, or with --all every seat (local store only; on the service, the game owner hands a seat to the computer with `risk admin GAME bot SEAT`)."),
+    "log": ("risk_cli.games:log", "Print the game's history, one line per event."),
+    "odds": ("risk_cli.analysis:odds", "Exact odds of attacking TO from FROM: one battle, and attacking until TO falls or FROM is down to --stop-at (CORE-14..16, from the dice rules, never simulated)."),
+    "near": ("risk_cli.analysis:near", "TERRITORY's neighbours with owner, armies and edge (border or sea), by the rule set's attack graph for the seat to act (CORE-13)."),
+    "moves": ("risk_cli.analysis:moves", "What this seat may do now, grouped: trades, placements, attacks, fortify, family moves."),
+    "replay": ("risk_cli.history:replay", "Replay a game event by event, up to any version."),
+    "branch": ("risk_cli.history:branch", "Start a new game from another game's position at any version."),
+    "tree": ("risk_cli.history:tree", "Show a game's family: its parent chain up to the root and all its branches."),
+    "diff": ("risk_cli.history:diff", "Compare two games' positions: owners, armies, cards, phase and turn."),
+    "stats": ("risk_cli.history:stats", "Show how lucky each seat was with the dice."),
+    "audit": ("risk_cli.audit:audit", "Check a game: re-execute every command from the seed and compare every event."),
+    "export": ("risk_cli.audit:export", "Write a game's whole history to one self-contained file (JSON Lines)."),
+    "import": ("risk_cli.audit:import_", "Recreate a game from an export file, once all of it checks out."),
+    "rules": ("risk_cli.catalogue:rules", "List the rule sets, or one rule set's options and phases."),
+    "boards": ("risk_cli.catalogue:boards", "List the boards shipped with the engine."),
+    "schema": ("risk_cli.catalogue:schema", "Print the JSON Schema of every command and event (always JSON)."),
+    "demo": ("risk_cli.demo:demo", "Play a whole game between computer players and show the result."),
+    "worker": ("risk_cli.service:worker", "Serve requests from Redis (--redis) on the store (--store) until stopped."),
+    "serve": ("risk_cli.service:serve", "Run the multiplayer service: workers, and without --redis an embedded Redis."),
+    "wait": ("risk_cli.service:wait", "Block until SEAT must act in GAME (or the game ends); exit 1 on --timeout."),
+    "inbox": ("risk_cli.service:inbox", "List the games of your profile waiting for one of your seats, with their deadlines."),
+    "notify": ("risk_cli.notify:notify", "Run CMD each time a game of your profile comes to one of your seats."),
+    "admin": ("risk_cli.service:admin", "Owner actions: `bot SEAT` hands a seat to the computer (its key stops working), `human SEAT` gives it back to a player with a new invitation (as `risk invite SEAT --renew`), `deadline DURATION` sets the turn deadline: seconds (90) or units (2d, 1h, 30m, 90s, 1h30m); `deadline off` removes it."),
+    "invite": ("risk_cli.access:invite", "Print the invitation to SEAT (a number or name) of GAME, which you created."),
+    "join": ("risk_cli.access:join", "Claim the seat of an INVITATION (GAME:SEAT:SECRET, from the game's owner)."),
+    "setup-redis": ("risk_cli.access:setup_redis", "Create the service's Redis users on your own server (--redis: an administrator's URL)."),
+    "simulate": ("risk_cli.whatif:simulate", "Play many futures of a position with bots and new dice, and report each seat's chances."),
+    "compare": ("risk_cli.whatif:compare", "Simulate two positions side by side: each seat's chances and whether they differ."),
+    # Add a new command above this line: "verb": ("risk_cli.module:function", "Short help."),
+}  # fmt: skip
+
+# The built-in rule families' verbs (their rule sets' ``cli_module``), so that `risk --help`
+# names them without importing the rule sets; loading one installs its whole family.
+# tests/test_startup.py checks that this is exactly what the built-in families provide.
+FAMILY_COMMANDS: dict[str, tuple[str, str]] = {
+    "give": ("risk_cli.napoleon_moves:give", 'Give CARD (id, territory name or "joker") to INDEPENDENT: napoleon-2p, active.'),
+    "reinforce-ally": ("risk_cli.napoleon_moves:reinforce_ally", "Roll ALLY's reinforcement die now, then place them: napoleon-2p, active (NAP-2PA-06)."),
+    "ally-move": ("risk_cli.napoleon_moves:ally_move", "An ally's free maneuver from FROM to TO: napoleon-2p, active (NAP-2PA-12)."),
+    "end-phase": ("risk_cli.napoleon_moves:end_phase", "Close an optional step: stop giving cards, stop reinforcing allies, or end the allies' maneuvers (napoleon-2p)."),
+    "claim": ("risk_cli.napoleon_moves:claim", "Announce MISSION (its id, see `risk show --as`) as achieved: napoleon-mission."),
+    "designate": ("risk_cli.napoleon_moves:designate", "Let teammate MEMBER defend this battle of a shared territory: napoleon-teams (DEC-20)."),
+    "take-mission": ("risk_cli.risk2008_moves:take_mission", "Take MISSION (its id, see `risk hq`), fulfilled this turn, discarding CARD (R08-14)."),
+    "trade-stars": ("risk_cli.risk2008_moves:trade_stars", "Trade any of your cards showing 2 to 10 stars in all for regiments (R08-10)."),
+    "capital": ("risk_cli.risk2008_moves:capital", "Place your capital and 1 regiment on TERRITORY, unoccupied (R08-CC-05)."),
+    "airfield": ("risk_cli.risk2008_moves:airfield", "Place the airfield you have just won on TERRITORY, one of yours (R08-CC-10)."),
+    "strategic": ("risk_cli.risk2008_moves:strategic", "The Strategic Maneuver reward: move COUNT from FROM to TO before attacking (R08-CC-11)."),
+    "hq": ("risk_cli.risk2008_moves:hq", "Risk 2008's board facts: cities, capitals, airfields, face-up missions and rewards."),
+}  # fmt: skip
 
 
-class RiskGroup(click.Group):
-    """A group that reports engine and service errors as ``Error: <message> [<code>]``."""
+class Lazy:
+    """A command not imported yet: where it is, and its short help for `risk --help`."""
 
-    # Why the rule families' verbs could not be added; then every invocation reports it.
-    family_error: RiskError | None = None
+    def __init__(self, target: str, short_help: str, *, family: bool = False) -> None:
+        self.module, _, self.attribute = target.partition(":")
+        self.short_help = short_help
+        self.family = family
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if self.family_error is not None:
-            err = self.family_error
-            raise click.ClickException(f"{err.message} [{err.code}]")
-        return super().parse_args(ctx, args)
+    def load(self) -> click.Command:
+        import importlib
+
+        command = getattr(importlib.import_module(self.module), self.attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{self.module}:{self.attribute} is not a click command")
+        return command
+
+
+class CommandTable(MutableMapping[str, click.Command]):
+    """A group's commands, each imported the first time it is looked up.
+
+    Names, membership and order need no import (``--help``, "no such command" suggestions);
+    reading a command imports its module, and a family verb installs its family (its event
+    texts and seat notes too, ``risk_cli.families.add_family``).
+    """
+
+    def __init__(self, group: click.Group) -> None:
+        self.group = group
+        self._entries: dict[str, click.Command | Lazy] = {}
+
+    def add_lazy(self, name: str, entry: Lazy) -> None:
+        self._entries[name] = entry
+
+    def lazy(self, name: str) -> Lazy | None:
+        entry = self._entries.get(name)
+        return entry if isinstance(entry, Lazy) else None
+
+    def __getitem__(self, name: str) -> click.Command:
+        entry = self._entries[name]
+        if not isinstance(entry, Lazy):
+            return entry
+        command = entry.load()
+        self._entries[name] = command
+        conventions.add_completion(command)
+        if entry.family:
+            self._add_family(entry.module)
+        return command
+
+    def _add_family(self, module_name: str) -> None:
+        import importlib
+
+        from risk_cli import families
+
+        module = importlib.import_module(module_name)
+        for name, entry in list(self._entries.items()):  # its other verbs, without recursion
+            if isinstance(entry, Lazy) and entry.module == module_name:
+                self._entries[name] = entry.load()
+        families.add_family(self.group, module)
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        conventions.add_completion(command)
+        self._entries[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._entries[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class RiskGroup(conventions.ConventionsGroup):
+    """The ``risk`` group: lazily imported commands, rule families installed before a command
+    runs, and the shared conventions (``risk_cli.conventions.ConventionsGroup``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands: MutableMapping[str, click.Command] = CommandTable(self)
+        self.families_installed = False
+
+    def add_lazy_commands(self, table: dict[str, tuple[str, str]], *, family: bool) -> None:
+        assert isinstance(self.commands, CommandTable)
+        for name, (target, short_help) in table.items():
+            self.commands.add_lazy(name, Lazy(target, short_help, family=family))
+
+    def install_families(self) -> None:
+        """Every rule family's verbs and texts (plug-ins included); ``SetupError`` if one cannot
+        be loaded or clashes (the next command tries again)."""
+        if not self.families_installed:
+            from risk_cli import families
+
+            families.install(self)
+            self.families_installed = True
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            if ctx.resilient_parsing:  # completing: never load plug-ins nor fail
+                return None
+            self.install_families()  # a plug-in family's verb?
+        return self.commands.get(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        if os.environ.get("RISK_FAMILIES", "").strip(","):
+            self.install_families()  # the plug-ins named: their verbs are listed too
+        return sorted(self.commands)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of `risk --help`, from the table's short help: nothing imported."""
+        assert isinstance(self.commands, CommandTable)
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            lazy = self.commands.lazy(name)
+            if lazy is not None:
+                shown = click.Command(name, help=lazy.short_help)  # click's own shortening
+                rows.append((name, shown.get_short_help_str(limit)))
+                continue
+            command = self.commands[name]
+            if not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
-        try:
+        with conventions.reported_errors(ctx):
+            self.install_families()  # their texts and notes, before any game is shown
             return super().invoke(ctx)
-        except RiskError as err:
-            # ClickException prints to standard error and exits with status 1; the code is
-            # the stable part scripts can match on.
-            raise click.ClickException(f"{err.message} [{err.code}]") from None
-        except RecursionError:
-            # The last resort for input nested too deeply, read where no reader says so (the
-            # readers of commands and scenario files do: bad_command, bad_scenario).  Nothing
-            # was written: every store write comes after its input is read.
-            raise click.ClickException(
-                "The input is nested too deeply to read. [too_deep]"
-            ) from None
 
 
 @click.group(cls=RiskGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -75,14 +252,33 @@ class RiskGroup(click.Group):
     help="Start the store named by --store if it does not exist yet (folders included); "
     "the default store is always started on first use.",
 )
+@click.option(
+    "--color/--no-color",
+    default=None,
+    help="Colour the output or not (default: on a terminal, unless NO_COLOR is set).",
+)
 @click.version_option(package_name="risk-engine", message="risk %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, store: str | None, redis_url: str | None, create: bool) -> None:
+def cli(
+    ctx: click.Context,
+    store: str | None,
+    redis_url: str | None,
+    create: bool,
+    color: bool | None,
+) -> None:
     """Play Risk from the command line: every move is stored and can be replayed.
 
     Start with `risk demo`, or `risk new --players "Ann,Bob,Cy"` and `risk show GAME`.
+    Set RISK_GAME to leave GAME out: `risk show`, `risk attack alaska kamchatka`.
     """
+    from risk_cli.common import App
+
+    ctx.color = conventions.use_colour(color)
     if redis_url:
+        from redis.connection import parse_url
+
+        from risk_core import RiskError
+
         try:
             parse_url(redis_url)  # what redis-py checks when it connects, without connecting
         except ValueError as e:
@@ -92,46 +288,6 @@ def cli(ctx: click.Context, store: str | None, redis_url: str | None, create: bo
     ctx.call_on_close(app.close)
 
 
-for command in (
-    games.new,
-    games.games,
-    games.show,
-    map_,
-    moves.place,
-    moves.trade,
-    moves.attack,
-    moves.defend,
-    moves.occupy,
-    moves.fortify,
-    moves.end,
-    moves.submit,
-    moves.bot,
-    games.log,
-    analysis.odds,
-    analysis.near,
-    analysis.moves,
-    history.replay,
-    history.branch,
-    history.tree,
-    history.diff,
-    history.stats,
-    audit.audit,
-    audit.export,
-    audit.import_,
-    catalogue.rules,
-    catalogue.boards,
-    catalogue.schema,
-    demo.demo,
-    service.worker,
-    service.serve,
-    service.wait,
-    service.inbox,
-    service.admin,
-    service.join,
-):
-    cli.add_command(command)
-
-try:
-    families.install(cli)  # every rule family's verbs and event texts, after the core's
-except RiskError as err:  # reported when `risk` runs: importing this module does not fail
-    cli.family_error = err
+assert isinstance(cli, RiskGroup)
+cli.add_lazy_commands(COMMANDS, family=False)
+cli.add_lazy_commands(FAMILY_COMMANDS, family=True)

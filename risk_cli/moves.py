@@ -8,6 +8,7 @@ now, which suits several people sharing one terminal.  The engine still checks t
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 import msgspec
@@ -15,7 +16,8 @@ import msgspec
 from risk_cli import render
 from risk_cli.backend import Build, JsonDict
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
-from risk_cli.play import play_seat
+from risk_cli.play import play_all, play_seat
+from risk_cli.render import plural
 from risk_core import (
     Board,
     Command,
@@ -29,6 +31,9 @@ from risk_core import (
 )
 from risk_core.model import Attack, Defend, EndTurn, Fortify, Occupy, Place, Trade
 from risk_core.views import view, visible_events
+
+if TYPE_CHECKING:
+    from risk_service import GameService
 
 MOVE_AS = "Move as this seat (default: the seat that must act now)."
 
@@ -53,8 +58,16 @@ def run_move(app: App, game_id: str, as_seat: str | None, as_json: bool, build: 
     report(game_id, moved.after, moved.events, as_json)
 
 
-def report(game_id: str, v: JsonDict, shown: list[JsonDict], as_json: bool) -> None:
-    """What happened (``shown``: events as the seat may see them), and who must act next."""
+def report(
+    game_id: str,
+    v: JsonDict,
+    shown: list[JsonDict],
+    as_json: bool,
+    note: JsonDict | None = None,
+) -> None:
+    """What happened (``shown``: events as the seat may see them), and who must act next;
+    ``note`` (a command's own remark, e.g. why an attack stopped: ``{"key", "value", "text"}``)
+    is printed before the status line and added to the JSON under its key."""
     if as_json:
         echo_json(
             {
@@ -64,6 +77,7 @@ def report(game_id: str, v: JsonDict, shown: list[JsonDict], as_json: bool) -> N
                 "phase": v["phase"],
                 "to_act": v["to_act"],
                 "winner": v["winner"],
+                **({note["key"]: note["value"]} if note else {}),
             }
         )
         return
@@ -71,6 +85,8 @@ def report(game_id: str, v: JsonDict, shown: list[JsonDict], as_json: bool) -> N
     names = render.Names(load_board(v["board"]), v["players"], render.owners_before(v, shown))
     for d in shown:
         click.echo(render.event_line(d, names))
+    if note:
+        click.echo(note["text"])
     click.echo(render.status_line(v, names))
 
 
@@ -191,21 +207,55 @@ def attack(
         dry_run_attack(app, game_id, origin, target, dice, stop_at, as_seat, as_json)
         return
 
+    ordered: list[Attack] = []
+
     def build(v: JsonDict, board: Board, seat: int) -> Command:
         o = board.find(origin)
         armies = v["territories"][board.territories[o].id]["armies"]
         n = dice if dice is not None else max(1, min(3, armies - 1))
-        return Attack(
-            seat=seat,
-            origin=board.territories[o].id,
-            target=territory(board, target),
-            dice=n,
-            until="conquer" if until_conquer else "once",
-            stop_at=stop_at,
-            move=move,
+        ordered.append(
+            Attack(
+                seat=seat,
+                origin=board.territories[o].id,
+                target=territory(board, target),
+                dice=n,
+                until="conquer" if until_conquer else "once",
+                stop_at=stop_at,
+                move=move,
+            )
         )
+        return ordered[-1]
 
-    run_move(app, game_id, as_seat, as_json, build)
+    moved = app.backend.move(game_id, as_seat, build)
+    note = stop_note(ordered[-1], moved.after, moved.events) if ordered else None
+    report(game_id, moved.after, moved.events, as_json, note)
+
+
+def stop_note(order: Attack, v: JsonDict, shown: list[JsonDict]) -> JsonDict | None:
+    """Why an ``--until-conquer`` attack ended without taking its target: FROM is down to
+    ``--stop-at`` armies (as asked), or to the one army that cannot attack.  None when the
+    target fell, the attack waits for a defence, or it was a single battle."""
+    if order.until != "conquer" or v["attack"] is not None:
+        return None
+    if any(d["type"] == "conquered" and d["target"] == order.target for d in shown):
+        return None
+    left = v["territories"][order.origin]["armies"]
+    held = v["territories"][order.target]["armies"]
+    board = load_board(v["board"])
+    name = board.name(board.index[order.origin])
+    holds = f"{board.name(board.index[order.target])} holds with {plural(held, 'army', 'armies')}"
+    if left > 1 and left <= order.stop_at:
+        text = f"Stopped: {name} is down to {left} armies, as asked (--stop-at {order.stop_at}); "
+    else:
+        text = f"Stopped: {name} has {plural(left, 'army', 'armies')} left and cannot attack; "
+    value = {
+        "origin": order.origin,
+        "target": order.target,
+        "armies_left": left,
+        "target_armies": held,
+        "stop_at": order.stop_at,
+    }
+    return {"key": "stopped", "value": value, "text": text + holds + "."}
 
 
 @click.command()
@@ -307,7 +357,20 @@ def parse_command(text: str, seat: int) -> Command:
 
 @click.command()
 @game_argument
-@as_option("The seat the computer plays.", required=True)
+@as_option("The seat the computer plays (with --all: your seat, which it does not play).")
+@click.option(
+    "--all",
+    "every_seat",
+    is_flag=True,
+    help="Play every seat: to the end of the game, or with --until-seat (or --as) until that "
+    "seat must act.",
+)
+@click.option("--until-end", is_flag=True, help="With --all: play until the game ends (default).")
+@click.option(
+    "--until-seat",
+    metavar="SEAT",
+    help="With --all: stop when this seat must act (it is not played).",
+)
 @click.option(
     "--level",
     type=click.Choice(bots.LEVELS),
@@ -316,15 +379,112 @@ def parse_command(text: str, seat: int) -> Command:
     help="How the computer plays.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The bot's own seed.")
+@click.option(
+    "--max-turns",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="With --all: stop with turn_limit past this turn.",
+)
 @json_option
 @pass_app
-def bot(app: App, game_id: str, as_seat: str, level: str, seed: int, as_json: bool) -> None:
-    """Let the computer play a seat until someone else must act (local store only; on the
-    service, the game owner hands a seat to the computer with `risk admin GAME bot SEAT`)."""
+def bot(
+    app: App,
+    game_id: str,
+    as_seat: str | None,
+    every_seat: bool,
+    until_end: bool,
+    until_seat: str | None,
+    level: str,
+    seed: int,
+    max_turns: int,
+    as_json: bool,
+) -> None:
+    """Let the computer play a seat until someone else must act, or with --all every seat
+    (local store only; on the service, the game owner hands a seat to the computer with
+    `risk admin GAME bot SEAT`)."""
     service = app.local_service("risk bot")
     state = service.state(game_id)  # a private copy, advanced by play_seat
+    if every_seat or until_end or until_seat is not None:
+        if not every_seat:
+            raise click.UsageError("--until-end and --until-seat go with --all.")
+        if until_end and (until_seat is not None or as_seat is not None):
+            raise click.UsageError("--until-end plays every seat: drop --until-seat and --as.")
+        if until_seat is not None and as_seat is not None:
+            raise click.UsageError("Give the seat to stop at once: --until-seat or --as.")
+        mine = viewer(state, until_seat if until_seat is not None else as_seat)
+        bot_all(service, game_id, state, mine, level, seed, max_turns, as_json)
+        return
+    if as_seat is None:
+        raise click.UsageError(
+            "Name the seat the computer plays with --as (or play every seat with --all)."
+        )
     seat = mover(state, as_seat)
     events = play_seat(service, game_id, state, seat, level=level, seed=seed)
     if not events and not as_json:
         click.echo(f"Nothing to play for {state.players[seat].name}: it is not their move.")
     report(game_id, view(state, seat), visible_events(events, seat), as_json)
+
+
+def on_terminal() -> bool:
+    """Whether standard error is a terminal: the only place a progress bar is drawn."""
+    return sys.stderr.isatty()
+
+
+def bot_all(
+    service: GameService,
+    game_id: str,
+    state: GameState,
+    mine: int | None,
+    level: str,
+    seed: int,
+    max_turns: int,
+    as_json: bool,
+) -> None:
+    """Bots play every seat but ``mine`` until ``mine`` must act or the game ends, with a
+    progress bar on a terminal; then what happened (a whole game: the standings)."""
+    from tqdm import tqdm  # type: ignore[import-untyped]  # only this command draws a bar
+
+    first_turn = state.turn
+    with tqdm(
+        unit=" moves",
+        desc=f"{game_id}: turn {state.turn}",
+        disable=not on_terminal(),
+        leave=False,
+    ) as bar:
+
+        def progress(now: GameState) -> None:
+            bar.set_description_str(f"{game_id}: turn {now.turn}", refresh=False)
+            bar.update(1)
+
+        events, moves = play_all(
+            service,
+            game_id,
+            state,
+            stop_at_seat=mine,
+            level=level,
+            seed=seed,
+            max_turns=max_turns,
+            on_move=progress,
+        )
+    v = view(state, mine)
+    shown = visible_events(events, mine)
+    over = state.phase == "over"
+    waiting = (
+        "the game is over" if over or mine is None else f"it is {state.players[mine].name}'s move"
+    )
+    summary = {
+        "key": "bots",
+        "value": {"moves": moves, "turns": [first_turn, state.turn]},
+        "text": f"The computer made {plural(moves, 'move')} (turn {first_turn} to {state.turn})."
+        if moves
+        else f"Nothing to play: {waiting}.",
+    }
+    if as_json or mine is not None:
+        report(game_id, v, shown, as_json, summary)
+        return
+    click.echo(summary["text"])
+    names = render.Names(load_board(v["board"]), v["players"])
+    click.echo(render.status_line(v, names))
+    if v["winner"] is not None:
+        click.echo(render.standings_text(v))

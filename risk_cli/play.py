@@ -62,3 +62,35 @@ def play_game(
             turn = state.turn
             on_turn(state)
     return state
+
+
+def play_all(
+    service: GameService,
+    game_id: str,
+    state: GameState,
+    *,
+    stop_at_seat: int | None,
+    level: str,
+    seed: int,
+    max_turns: int,
+    on_move: Callable[[GameState], None] = lambda state: None,
+) -> tuple[list[Event], int]:
+    """Bots play every seat until ``stop_at_seat`` must act (None: until the game ends);
+    ``state`` advances in place, ``on_move`` is called after each move.  Returns the events
+    and the number of moves; ``turn_limit`` past ``max_turns`` (the moves made are stored)."""
+    played: list[Event] = []
+    moves = 0
+    while state.phase != "over":
+        seat = to_act(state)
+        if seat is None or seat == stop_at_seat:
+            break
+        if state.turn > max_turns:
+            raise RiskError(
+                "turn_limit",
+                f"Game {game_id} did not end within {max_turns} turns; it is stored as it "
+                f"stands (risk show {game_id}).",
+            )
+        played += step(service, game_id, state, level=level, seed=seed)
+        moves += 1
+        on_move(state)
+    return played, moves

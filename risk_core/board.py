@@ -2,7 +2,9 @@
 
 A board lives in ``boards/<name>/`` (or any folder, :func:`load_board_dir`): ``board.json``
 (territories, groups, edges, card symbols, provenance and, for the Napoleon board, capitals, sea
-zones and maritime routes) and, optionally, ``missions.json`` (secret objectives).
+zones and maritime routes) and, optionally, ``missions.json`` (secret objectives) and
+``names.json`` (names, aliases and mission texts in place of those files' own, outside the
+content hash: :class:`NamesFile`).
 :func:`decode_board` turns those bytes into a :class:`Board` or raises :class:`BoardError` with a
 stable ``code``, so the service and the command line can report bad data precisely instead of
 failing mid-game.
@@ -29,7 +31,6 @@ import difflib
 import functools
 import hashlib
 import os
-import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 from types import MappingProxyType
@@ -44,6 +45,8 @@ from risk_core.board_sections import decode_section, iter_facts, section_type
 from risk_core.board_sections import register_section as register_section
 from risk_core.cards import CARDS_SECTION, Card, cards_from_entries, default_cards
 from risk_core.cards import JOKER as JOKER
+from risk_core.names import NameIndex, build_index, resolve
+from risk_core.names import normalise_name as normalise_name
 
 Symbol = Literal["infantry", "cavalry", "artillery"]
 EdgeKind = Literal["border", "sea"]
@@ -181,6 +184,36 @@ class MissionFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     missions: tuple[Mission, ...]
 
 
+# ``names.json``: what players read and type, kept apart from the board's content hash.  No rule
+# reads a name, so correcting one (a misspelt alias, a second language, one name for a
+# continent across board and missions) must not change the hash recorded in every game's
+# ``game_started``, which would make stored games unreadable (``risk_service.versions``).
+# Each field given replaces the one in ``board.json`` or ``missions.json``.
+
+
+class TerritoryNames(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name_en: str | None = None
+    name_fr: str | None = None
+    aliases: tuple[str, ...] | None = None  # replaces board.json's list as a whole
+
+
+class GroupNames(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name_en: str | None = None
+    name_fr: str | None = None
+
+
+class MissionTexts(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    text_en: str | None = None
+    text_fr: str | None = None
+
+
+class NamesFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    about: str = ""
+    territories: dict[str, TerritoryNames] = {}
+    groups: dict[str, GroupNames] = {}
+    missions: dict[str, MissionTexts] = {}
+
+
 class UnverifiedFact(msgspec.Struct, frozen=True):
     """A board value not checked against a rulebook or the printed board, and why (GAP-nn)."""
 
@@ -205,14 +238,7 @@ FACT_KINDS: tuple[str, ...] = (
 
 _board_decoder = msgspec.json.Decoder(BoardFile)
 _missions_decoder = msgspec.json.Decoder(MissionFile)
-_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})
-
-
-def normalise_name(name: str) -> str:
-    """Lookup key of a name: case, accents, punctuation and spaces do not matter."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold().translate(_LIGATURES))
-    # Accents decompose into combining marks, which are not alphanumeric and so drop out.
-    return "".join(c for c in decomposed if c.isalnum())
+_names_decoder = msgspec.json.Decoder(NamesFile)
 
 
 # --- Validation --------------------------------------------------------------------------------
@@ -441,6 +467,7 @@ class Board:
         "_deck_cards",
         "_edge_kinds",
         "_lookup",
+        "_names",
         "capitals",
         "card_symbols",
         "cards",
@@ -506,6 +533,10 @@ class Board:
             edge_kinds[(min(i, j), max(i, j))] = e.kind
         _check_connected(file.territories, adjacency)
         self._lookup = _name_lookup(file.territories)
+        self._names: NameIndex = build_index(
+            [(t.id, t.name_en, t.name_fr, *t.aliases) for t in file.territories],
+            [t.name_en for t in file.territories],
+        )
         _check_missions(missions, file)
 
         if content_hash is None:
@@ -579,15 +610,17 @@ class Board:
         return self.territories[i].name_en
 
     def find(self, name: str) -> int:
-        """Index of the territory called ``name`` (id, English, French name or alias).
+        """Index of the territory called ``name``: its id, English or French name or an alias,
+        a unique prefix of one, or a word-by-word abbreviation (:mod:`risk_core.names`).
 
         Case, accents, punctuation and spaces are ignored.  Raises :class:`BoardError`
-        ``unknown_territory`` with the closest names as a suggestion.
+        ``unknown_territory`` with the closest names as a suggestion, or
+        ``ambiguous_territory`` listing the territories ``name`` could mean.
         """
         found = self._lookup.get(normalise_name(name))
         if found is not None:
             return found
-        raise BoardError("unknown_territory", f"Unknown territory {name!r}.{self._suggest(name)}")
+        return resolve(self._names, name)
 
     def section(self, name: str) -> Any:
         """The decoded section ``name``, or None when this board has none.
@@ -630,11 +663,6 @@ class Board:
             known = ", ".join(self.decks)
             raise BoardError("unknown_deck", f"Board {self.id!r} has no deck {deck!r} ({known})")
         return list(found)
-
-    def _suggest(self, name: str) -> str:
-        close = difflib.get_close_matches(normalise_name(name), self._lookup, n=6, cutoff=0.7)
-        ids = list(dict.fromkeys(self.territories[self._lookup[k]].id for k in close))[:3]
-        return _did_you_mean(ids)
 
 
 def _run_check(name: str, value: Any, board: Board) -> None:
@@ -745,8 +773,12 @@ def _file_hash(board_json: bytes, missions_json: bytes | None) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def decode_board(board_json: bytes, missions_json: bytes | None = None) -> Board:
-    """Decode and validate board (and mission) JSON; pure; raises :class:`BoardError`."""
+def decode_board(
+    board_json: bytes, missions_json: bytes | None = None, names_json: bytes | None = None
+) -> Board:
+    """Decode and validate board (and mission) JSON, with the names of ``names.json`` in place
+    of theirs (left out of the content hash: :class:`NamesFile`); pure; raises
+    :class:`BoardError`."""
     try:
         file = _board_decoder.decode(board_json)
     except msgspec.DecodeError as exc:  # ValidationError is a subclass
@@ -759,19 +791,61 @@ def decode_board(board_json: bytes, missions_json: bytes | None = None) -> Board
         except msgspec.DecodeError as exc:
             raise BoardError("malformed_missions", f"missions.json: {exc}") from None
         missions, provenance = mission_file.missions, mission_file.provenance
+    if names_json is not None:
+        try:
+            names = _names_decoder.decode(names_json)
+        except msgspec.DecodeError as exc:
+            raise BoardError("malformed_board", f"names.json: {exc}") from None
+        file, missions = _renamed(file, missions, names)
     return Board(file, missions, _file_hash(board_json, missions_json), provenance)
 
 
+def _renamed(
+    file: BoardFile, missions: tuple[Mission, ...], names: NamesFile
+) -> tuple[BoardFile, tuple[Mission, ...]]:
+    """``file`` and ``missions`` with the names and texts ``names`` gives in place of theirs;
+    an id no territory, group or mission has is refused, so a misspelt id is never ignored."""
+
+    def given(entry: msgspec.Struct) -> dict[str, Any]:
+        return {k: v for k, v in msgspec.structs.asdict(entry).items() if v is not None}
+
+    for table, known, code, what in (
+        (names.territories, {t.id for t in file.territories}, "unknown_territory", "territory"),
+        (names.groups, {g.id for g in file.groups}, "unknown_group", "group"),
+        (names.missions, {m.id for m in missions}, "malformed_missions", "mission"),
+    ):
+        for key in table:
+            if key not in known:
+                raise BoardError(code, f"names.json names unknown {what} {key!r}")
+    territories = tuple(
+        msgspec.structs.replace(t, **given(names.territories[t.id]))
+        if t.id in names.territories
+        else t
+        for t in file.territories
+    )
+    groups = tuple(
+        msgspec.structs.replace(g, **given(names.groups[g.id])) if g.id in names.groups else g
+        for g in file.groups
+    )
+    renamed = tuple(
+        msgspec.structs.replace(m, **given(names.missions[m.id])) if m.id in names.missions else m
+        for m in missions
+    )
+    return msgspec.structs.replace(file, territories=territories, groups=groups), renamed
+
+
 def load_board_dir(path: str | os.PathLike[str]) -> Board:
-    """Load ``<path>/board.json`` and, when present, ``<path>/missions.json``."""
+    """Load ``<path>/board.json`` and, when present, ``<path>/missions.json`` and
+    ``<path>/names.json`` (:class:`NamesFile`)."""
     folder = Path(path)
     try:
         board_json = (folder / "board.json").read_bytes()
     except FileNotFoundError:
         raise BoardError("unknown_board", f"No board.json in {str(folder)!r}") from None
-    missions_path = folder / "missions.json"
+    missions_path, names_path = folder / "missions.json", folder / "names.json"
     missions_json = missions_path.read_bytes() if missions_path.is_file() else None
-    return decode_board(board_json, missions_json)
+    names_json = names_path.read_bytes() if names_path.is_file() else None
+    return decode_board(board_json, missions_json, names_json)
 
 
 def board_names() -> list[str]:
@@ -810,7 +884,17 @@ def load_board(name: str) -> Board:
         raise BoardError(
             "unknown_board", f"Unknown board {name!r}.{hint} Known boards: {', '.join(names)}."
         )
-    board = load_board_dir(BOARDS_DIR / name)
+    try:
+        board = load_board_dir(BOARDS_DIR / name)
+    except BoardError as e:
+        if e.code != "unknown_section":
+            raise
+        # A shipped board with a section of a built-in family read before any rule set was
+        # asked for (the families register their section types when they are imported).
+        from risk_core.rulesets import names as ruleset_names
+
+        ruleset_names()
+        board = load_board_dir(BOARDS_DIR / name)
     if board.id != name:
         raise BoardError("malformed_board", f"Folder {name!r} holds board id {board.id!r}")
     return board

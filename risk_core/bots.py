@@ -106,7 +106,7 @@ class Greedy:
         self.board = board
         self.ids = _territory_ids(board)
         self.nbrs = board.neighbours
-        self.group_of = group_of = board.territory_group
+        self.group_of = board.territory_group
         self.owner = owner = state.owner
         self.armies = state.armies
         # The units this seat attacks and moves with (its own share of a shared territory).
@@ -121,31 +121,37 @@ class Greedy:
         # Ties between equal scores go to a per-decision rotation of territory indexes: the
         # seed varies the play without drawing a number for every candidate.
         self.offset = rng.below(len(owner))
+        # A family's own moves may read any part of the reading, in any phase.
+        self._family_moves = type(self.rs).bot_move is not RuleSet.bot_move
+        self._values: dict[int, float] = {}
+
+    # The rest of the reading (``_read``) is made only for the phases that use it: an
+    # occupation or a defence needs none of it, and a decision is made for every command.
+    def _read(self) -> None:
+        state, seat, board, group_of = self.state, self.seat, self.board, self.group_of
         goals = self.rs.bot_goals(state, seat)  # what the seat's missions ask for
         self.mission_groups = set(goals.groups)
         self.extra_groups = goals.extra_groups
         self.victim = goals.victim
         self.mission_holds = set(goals.holds)
-        # One pass over the board: territory counts, own territories, each group's sole holder.
-        n_groups = len(board.group_members)
-        self.counts = [0] * len(state.players)
-        self.own: list[int] = []
-        mine = [0] * n_groups
-        self.holder = [-3] * n_groups  # the seat owning all of a group; -2 mixed
-        for t, o in enumerate(owner):
-            g = group_of[t]
-            if o >= 0:
-                self.counts[o] += 1
-            if o == seat:
-                self.own.append(t)
-                mine[g] += 1
-            if self.holder[g] == -3:
-                self.holder[g] = o
-            elif self.holder[g] != o:
-                self.holder[g] = -2
+        # Territory counts, own territories, and each group's sole holder (-2: mixed); list
+        # methods and comprehensions rather than one loop, which costs several times more.
+        owner = self.owner
+        self.counts = [owner.count(s) for s in range(len(state.players))]
+        self.own = [t for t, o in enumerate(owner) if o == seat]
+        mine = [0] * len(board.group_members)
+        for t in self.own:
+            mine[group_of[t]] += 1
+        self.holder = []
+        for members in board.group_members:
+            holder = owner[members[0]]
+            for t in members:
+                if owner[t] != holder:
+                    holder = -2
+                    break
+            self.holder.append(holder)
         self.front = [t for t in self.own if self._faces_hostile(t)]
-        self.want = [self._group_want(g, mine[g]) for g in range(n_groups)]
-        self._values: dict[int, float] = {}
+        self.want = [self._group_want(g, m) for g, m in enumerate(mine)]
 
     # ------------------------------------------------------------------ reading the board
     def _group_want(self, g: int, mine: int) -> float:
@@ -206,10 +212,12 @@ class Greedy:
 
     # ------------------------------------------------------------------ phases
     def command(self) -> Command | None:
+        phase = self.state.phase
+        if phase not in ("occupy", "defend") or self._family_moves:
+            self._read()
         cmd = self.rs.bot_move(self.state, self.seat, self)  # the family's own moves first
         if cmd is not None:
             return cmd
-        phase = self.state.phase
         if phase == "setup":
             return self.setup()
         if phase in ("reinforce", "elim_trade"):

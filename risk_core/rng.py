@@ -106,7 +106,21 @@ class Rng:
         return self.below(sides) + 1
 
     def dice(self, n: int) -> list[int]:
-        return [self.die() for _ in range(n)]
+        """``n`` faces of ``die()``, drawn in one loop (a battle's throw: the hot path)."""
+        if self.scripted < len(self.script):
+            return [self.die() for _ in range(n)]
+        seed, counter = self.seed, self.counter
+        faces: list[int] = []
+        while len(faces) < n:
+            counter += 1
+            z = (seed + counter * GAMMA) & M64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+            z ^= z >> 31
+            if z < _D6_LIMIT:
+                faces.append(z % 6 + 1)
+        self.counter = counter
+        return faces
 
     def shuffle(self, items: list[int]) -> list[int]:
         """Fisher–Yates (ENG-03); returns a new list."""

@@ -26,6 +26,7 @@ import msgspec
 
 from risk_core.board import Board, load_board
 from risk_core.engine import ruleset_of, to_act
+from risk_core.insight import annotate
 from risk_core.model import Event, GameState, Seat
 
 JsonDict = dict[str, Any]
@@ -72,7 +73,7 @@ def view(state: GameState, viewer: Viewer) -> JsonDict:
     rs = ruleset_of(state)
     board = load_board(state.board)
     ids = [t.id for t in board.territories]
-    return {
+    shown: JsonDict = {
         "rules": state.ruleset,
         "board": state.board,
         "version": state.version,
@@ -94,6 +95,8 @@ def view(state: GameState, viewer: Viewer) -> JsonDict:
         "phase_text": rs.phases.get(state.phase, state.phase),
         **union(rs.view_extra(state, s) for s in seats),
     }
+    annotate(state, shown)  # set values, group holdings, a shown hand's sets (risk_core.insight)
+    return shown
 
 
 def _territory(state: GameState, t: int) -> JsonDict:

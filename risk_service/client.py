@@ -3,14 +3,21 @@
 One round trip per request: the entry is appended (XADD) and the reply awaited (BLPOP) in one
 pipeline.  When Redis is unreachable, restarts, or no reply comes within ``attempt`` seconds,
 the same request (same ``request_id``) is sent again until ``timeout``: the worker's ledger
-answers a repeated write with its first outcome, so retrying never applies a command twice.
+answers a repeated write with its first outcome, so retrying never applies a command twice.  A
+signed read is not sent twice (the worker refuses it as ``replayed``): it is retried as a new
+request, with a new id and signature (``resign``).
+
+Request ids are 128 random bits: a request's reply is pushed to ``<prefix>:reply:<request id>``,
+and a client of the locked-down Redis user may pop any reply key it can name, so the id is the
+capability to read the reply.  That user cannot read the request streams, the only place ids
+appear (``risk_service.redis_acl``).
 """
 
 from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -82,13 +89,20 @@ class ServiceClient:
                 time.sleep(0.05)
         return self._partitions
 
-    def call(self, request: Request) -> Reply:
-        """The reply to ``request`` (any outcome); ``RemoteError("timeout")`` if none came."""
-        data = encode(request)
-        reply_key = self.keys.reply(request.request_id)
+    def call(self, request: Request, resign: Callable[[Request], Request] | None = None) -> Reply:
+        """The reply to ``request`` (any outcome); ``RemoteError("timeout")`` if none came.
+
+        ``resign`` makes a read sent again a new request: given the request with a new id, it
+        returns it signed anew."""
         deadline = time.monotonic() + self.timeout
         delay = 0.05
+        sent = False
         while True:
+            if sent and resign is not None:
+                request = resign(msgspec.structs.replace(request, request_id=new_request_id()))
+            data = encode(request)
+            reply_key = self.keys.reply(request.request_id)
+            sent = True
             left = deadline - time.monotonic()
             if left <= 0:
                 raise RemoteError(
@@ -109,9 +123,9 @@ class ServiceClient:
             if popped is not None:
                 return decode_reply(popped[1])
 
-    def ok(self, request: Request) -> Reply:
+    def ok(self, request: Request, resign: Callable[[Request], Request] | None = None) -> Reply:
         """The reply to ``request``; ``RemoteError`` with the reply's code if refused."""
-        reply = self.call(request)
+        reply = self.call(request, resign)
         if not reply.ok:
             raise RemoteError(reply.code, reply.message or reply.code)
         return reply

@@ -15,14 +15,62 @@ registry, so the plug-ins' commands and events are in the store's unions and the
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Iterable
 from functools import cache
-from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
 
 from risk_core.errors import SetupError
 from risk_core.rulesets import load_family
 
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
 ENV_VAR = "RISK_FAMILIES"
 ENTRY_POINT_GROUP = "risk.families"
+
+
+def entry_points(group: str) -> Iterable[EntryPoint]:
+    """The installed entry points of ``group``.  ``importlib.metadata`` is slow to import (a
+    tenth of a command's start-up), so it is imported only when some distribution may
+    declare the group (``_maybe_declared``)."""
+    if not _maybe_declared(group):
+        return ()
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
+
+
+def _maybe_declared(group: str) -> bool:
+    """Whether an installed distribution may declare entry points of ``group``: one of the
+    ``entry_points.txt`` files of the ``*.dist-info``/``*.egg-info`` folders on ``sys.path``
+    names it.  What this cannot look through cheaply (a zip or an egg on ``sys.path``, a
+    finder of distributions other than the standard one) counts as "may"."""
+    from importlib.machinery import PathFinder
+
+    if any(hasattr(f, "find_distributions") and f is not PathFinder for f in sys.meta_path):
+        return True
+    for entry in sys.path:
+        folder = entry or "."
+        if not os.path.isdir(folder):
+            if os.path.exists(folder):
+                return True  # a zip file on sys.path
+            continue
+        if folder.endswith(".egg"):
+            return True
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith((".dist-info", ".egg-info")):
+                try:
+                    with open(os.path.join(folder, name, "entry_points.txt"), "rb") as f:
+                        if group.encode() in f.read():
+                            return True
+                except OSError:
+                    continue  # no entry points
+    return False
 
 
 def plugin_names() -> dict[str, str]:

@@ -27,9 +27,12 @@ Reads (views, logs, listings) are answered after the batch is stored, so they se
 
 Replies never carry what the requesting seat may not see (ENG-07): events go through
 ``visible_events`` for that seat, views through ``view``; a spectator (no seat) sees public
-information only.  Every seat request must carry that seat's token; owner actions the owner's.
-Tokens are per seat: a player commanding several seats holds the token of each, acts with the
-token of the seat that acts, and reads with several (``also``: what any of its seats sees).
+information only.  Every seat request must be signed with that seat's key, owner actions with
+the owner's (``risk_service.signing``: only public keys are stored).  Keys are per seat: a player
+commanding several seats holds the key of each, signs a command with the key of the seat that
+acts, and a read with several (``also``: what any of its seats sees).  A seat gets its key by a
+claim signed with its invitation; the owner can open a seat to a new invitation (``invite``),
+which revokes its key, but never reads as a seat.
 """
 
 from __future__ import annotations
@@ -53,13 +56,14 @@ import risk_core
 from risk_core import GameState, RiskError, RuleError, SeatInfo, bots, to_act
 from risk_core.rulesets.base import COLOURS
 from risk_core.views import view, visible_events
-from risk_service import history, ledger
+from risk_service import deadlines, history, ledger, signing
 from risk_service.app import SNAPSHOT_INTERVAL, Game
 from risk_service.exchange import export_game
 from risk_service.ledger import OWNER, Fenced, LedgerWrite, RequestRow, SeatRow
 from risk_service.protocol import (
     WRITES,
     AdminRequest,
+    ClaimRequest,
     CommandRequest,
     EventsRequest,
     GamesRequest,
@@ -76,6 +80,7 @@ from risk_service.store import GAME_ID, GameService, ServiceError
 
 log = logging.getLogger(__name__)
 STATE_CACHE = 1024  # latest states kept by one worker
+READS_SEEN = 200_000  # signed reads remembered (``replayed``); older ones fall to the window
 MAX_BOT_MOVES = 10_000  # a bot turn is a few dozen commands; more means a bot that cannot finish
 RETRIES = 3  # attempts of one request when other writers keep taking its game's next version
 
@@ -123,18 +128,22 @@ class Handler:
         self.ledger = ledger.reader(self.app.recorder)
         self._states: OrderedDict[str, GameState] = OrderedDict()
         self._seats: OrderedDict[str, dict[int, SeatRow]] = OrderedDict()
-        # (game, seat) → (stored hash, sha256 of the token that matched it): a seat's token is
-        # checked against its salted hash once per worker (a slow scrypt one, for games stored
-        # by earlier versions), later requests by a constant-time digest compare.
-        self._verified: dict[tuple[str, int], tuple[str, bytes]] = {}
+        self._verifier = signing.Verifier()
+        # Signed reads answered, by request id, with when they may be forgotten (by then the
+        # window refuses them): a read sent again is ``replayed``.
+        self._reads: OrderedDict[str, int] = OrderedDict()
         self.changed: dict[str, Change] = {}  # games changed by the last ``handle``
         self._passed: frozenset[str] = frozenset()
+        # Turn deadlines as the worker read them in Redis for this batch's views: game →
+        # (due time or None, Redis time), both in ms (``risk_service.deadlines``).
+        self._due: dict[str, tuple[int | None, int]] = {}
+        self._timeouts: dict[str, list[deadlines.Timeout]] = {}  # from the ledger, per game
         self._snapshots_due: set[str] = set()  # games that passed a multiple of the interval
 
     # ------------------------------------------------------------------ caches
     def forget(self, keep: Callable[[str], bool] = lambda game_id: False) -> None:
         """Drop cached games for which ``keep`` is false (another writer may have moved them)."""
-        for cache in (self._states, self._seats):
+        for cache in (self._states, self._seats, self._timeouts):
             for gid in [g for g in cache if not keep(g)]:
                 del cache[gid]
 
@@ -175,18 +184,30 @@ class Handler:
     def _row(self, batch: _Batch, game_id: str, seat: int) -> SeatRow | None:
         return batch.seats.get((game_id, seat)) or self._seat_rows(game_id).get(seat)
 
-    def _authentic(self, batch: _Batch, game_id: str, seat: int, token: str) -> bool:
-        row = self._row(batch, game_id, seat)
-        if row is None or row.hash is None or not token:
+    def _refused(
+        self, batch: _Batch, request: Request, signers: Sequence[tuple[int, str]]
+    ) -> Reply | None:
+        """None when ``request`` is signed by the key of each seat of ``signers`` (seat,
+        signature; OWNER: the owner's key) and within the time window; else the refusal."""
+        rows = [self._row(batch, request.game_id, seat) for seat, _ in signers]
+        hashes = [None if r is None else r.hash for r in rows]
+        if not signers or any(h is None or not h.startswith(signing.SEAT_KEY) for h in hashes):
+            return _unauthorized(request)
+        message = signing.signed_bytes(request)
+        for stored, (_, sig) in zip(hashes, signers, strict=True):
+            if not self._verifier.verify(stored, message, sig):
+                return _bad_signature(request)
+        return _stale(request)
+
+    def _fresh_read(self, request_id: str) -> bool:
+        """Whether this signed read is seen for the first time (by this worker)."""
+        now = signing.now_ms()
+        reads = self._reads
+        while reads and (len(reads) >= READS_SEEN or next(iter(reads.values())) < now):
+            reads.popitem(last=False)
+        if request_id in reads:
             return False
-        digest = hashlib.sha256(token.encode()).digest()
-        hit = self._verified.get((game_id, seat))
-        if hit is not None and hit[0] == row.hash:
-            # One token matches a hash: any other digest is a wrong token, no hashing needed.
-            return hmac.compare_digest(hit[1], digest)
-        if not ledger.verify_token(token, row.hash):
-            return False
-        self._verified[(game_id, seat)] = (row.hash, digest)
+        reads[request_id] = now + 2 * signing.WINDOW_MS
         return True
 
     # ------------------------------------------------------------------ batches
@@ -196,16 +217,20 @@ class Handler:
         fences: dict[int, int],
         *,
         passed: frozenset[str] = frozenset(),
+        due: dict[str, tuple[int | None, int]] | None = None,
     ) -> list[Reply]:
         """One reply per item; writes stored in one transaction (see the module docstring).
 
         ``fences`` maps each partition in ``items`` to the caller's lease fencing counter;
-        ``passed`` names the games whose turn deadline the caller saw pass (by its clock).
+        ``passed`` names the games whose turn deadline the caller saw pass (by its clock);
+        ``due`` gives the games whose views are asked their turn's due time and the clock's
+        time (ms; due None: none scheduled), shown in those views.
         Raises ``Fenced`` when a newer lease holder has written for one of them: nothing was
         stored and no reply may be sent.
         """
         self.changed = {}
         self._passed = passed
+        self._due = due or {}
         replies: list[Reply | None] = [None] * len(items)
         writes = [i for i, it in enumerate(items) if _op(it.request) in WRITES]
         if writes and not self._decide_and_store(items, writes, fences, replies, lookup=False):
@@ -377,6 +402,8 @@ class Handler:
             return self._command(batch, request, state)
         if isinstance(request, AdminRequest):
             return self._admin(batch, request, state)
+        if isinstance(request, ClaimRequest):
+            return self._claim(batch, request, state)
         if isinstance(request, TimeoutRequest):
             return self._timeout(batch, request, state)
         raise AssertionError(f"not a write: {request!r}")
@@ -385,9 +412,10 @@ class Handler:
         self, batch: _Batch, request: CommandRequest, state: GameState
     ) -> tuple[Reply, Reply | None]:
         rid, gid = request.request_id, request.game_id
-        if request.command.seat != request.seat or not self._authentic(
-            batch, gid, request.seat, request.token
-        ):
+        refused = self._refused(batch, request, [(request.seat, request.sig)])
+        if refused is not None:
+            return refused, None
+        if request.command.seat != request.seat:  # signed so: a client's mistake
             return _unauthorized(request), None
         game = self._game(batch, gid, state)
         try:
@@ -428,7 +456,8 @@ class Handler:
         """A turn deadline passed (the worker checked the clock): the waiting seat's moves are
         played by the greedy bot until another seat must act.  The engine never reads a clock;
         these are ordinary recorded commands, the request id ``timeout:<game>:<version>``
-        records why they were made."""
+        records why they were made, and its outcome which seat timed out and where its moves
+        end (``through``): ``risk_service.deadlines`` marks them from there."""
         gid = request.game_id
         seat = to_act(state)
         if gid not in self._passed or state.version != request.version or seat is None:
@@ -439,14 +468,16 @@ class Handler:
             if to_act(game.state) != seat:
                 break
             events += self._bot_move(game, "greedy")
+        through = game.state.version  # the timed-out seat's moves end here, the bots' follow
         events += self._bots(batch, game)
+        self._timeouts.pop(gid, None)  # read again from the ledger once this is stored
         reply = Reply(
             request_id=request.request_id,
             ok=True,
             game_id=gid,
             version=game.state.version,
             events=visible_events(events, None),
-            data={"timed_out": seat},
+            data={"timed_out": seat, "through": through},
         )
         return reply, reply
 
@@ -454,8 +485,13 @@ class Handler:
         rid, gid = request.request_id, request.game_id
         if not GAME_ID.fullmatch(gid):
             return _reject(rid, "bad_game_id", "Use 1-64 letters, digits, '.', '_' or '-'."), None
-        if not ledger.secret_ok(request.secret):
-            return _reject(rid, "bad_request", "The secret must be 32+ random bytes."), None
+        if not signing.public_key_ok(request.owner_key):
+            return _reject(rid, "bad_request", "The owner key is not an Ed25519 public key."), None
+        owner_key = signing.SEAT_KEY + request.owner_key
+        if not self._verifier.verify(owner_key, signing.signed_bytes(request), request.sig):
+            return _bad_signature(request), None
+        if (stale := _stale(request)) is not None:
+            return stale, None
         if gid in batch.games or self._state(gid) is not None:
             return _reject(rid, "game_exists", f"There is already a game '{gid}'.", gid), None
         seed = request.seed if request.seed is not None else secrets.randbits(64)
@@ -483,25 +519,34 @@ class Handler:
             return reply, reply
         batch.games[gid] = game
         seats = [i for i, p in enumerate(game.state.players) if not p.neutral]
-        for seat in [OWNER, *seats]:
-            token = ledger.derive_token(request.secret, gid, seat)
-            batch.seats[(gid, seat)] = SeatRow(gid, seat, ledger.hash_token(token))
+        keys = request.invitations
+        if not all(signing.public_key_ok(keys.get(seat, "")) for seat in seats):
+            del batch.games[gid]
+            reply = _reject(rid, "bad_request", "Every seat needs its invitation's public key.")
+            return reply, None
+        batch.seats[(gid, OWNER)] = SeatRow(gid, OWNER, owner_key)
+        for seat in seats:  # each open to its invitation, until claimed
+            batch.seats[(gid, seat)] = SeatRow(gid, seat, signing.INVITED + keys[seat])
         reply = Reply(
             request_id=rid,
             ok=True,
             game_id=gid,
             version=game.state.version,
-            data={"players": [p.name for p in game.state.players], "to_act": to_act(game.state)},
+            data={
+                "players": [p.name for p in game.state.players],
+                "to_act": to_act(game.state),
+                "invited": seats,
+            },
         )
-        # Recorded without the tokens: the ledger keeps only their hashes.
-        return _with_tokens(reply, request.secret, gid, seats), reply
+        return reply, reply
 
     def _admin(
         self, batch: _Batch, request: AdminRequest, state: GameState
     ) -> tuple[Reply, Reply | None]:
         rid, gid = request.request_id, request.game_id
-        if not self._authentic(batch, gid, OWNER, request.token):
-            return _unauthorized(request), None
+        refused = self._refused(batch, request, [(OWNER, request.sig)])
+        if refused is not None:
+            return refused, None
         owner = self._row(batch, gid, OWNER)
         assert owner is not None
         seat = request.seat
@@ -528,13 +573,84 @@ class Handler:
                 events=visible_events(events, None),
             )
             return reply, reply
-        if not ledger.secret_ok(request.secret):
-            return _reject(rid, "bad_request", "The secret must be 32+ random bytes."), None
-        token = ledger.derive_token(request.secret, gid, seat)
-        batch.seats[(gid, seat)] = SeatRow(gid, seat, ledger.hash_token(token))
+        # ``invite`` (``human``): the seat is open to a new invitation, whatever held it (a
+        # player's key, an earlier invitation, the computer) lost it.  The owner learns nothing
+        # of the seat; the request is recorded in the ledger, and the seat's players can tell
+        # it was taken from them (their key is refused).
+        if not signing.public_key_ok(request.key):
+            return _reject(rid, "bad_request", "Give the new invitation's public key."), None
+        was = (
+            "bot"
+            if row.hash is None
+            else "key"
+            if row.hash.startswith(signing.SEAT_KEY)
+            else "invitation"
+        )
+        batch.seats[(gid, seat)] = SeatRow(gid, seat, signing.INVITED + request.key)
         self._game(batch, gid, state)
-        reply = Reply(request_id=rid, ok=True, game_id=gid, version=state.version)
-        return _with_tokens(reply, request.secret, gid, [seat], owner=False), reply
+        reply = Reply(
+            request_id=rid,
+            ok=True,
+            game_id=gid,
+            version=state.version,
+            data={"seat": seat, "revoked": was},
+        )
+        return reply, reply
+
+    def _claim(
+        self, batch: _Batch, request: ClaimRequest, state: GameState
+    ) -> tuple[Reply, Reply | None]:
+        """Joining: the seat's open invitation signed the player's new public key."""
+        rid, gid, seat = request.request_id, request.game_id, request.seat
+        row = self._row(batch, gid, seat)
+        if row is None:
+            return _reject(rid, "unknown_seat", f"No playing seat {seat} in {gid}.", gid), None
+        stored = row.hash
+        if stored == signing.SEAT_KEY + request.key:  # a retry: the seat is that key's already
+            name = state.players[seat].name
+            return Reply(
+                request_id=rid,
+                ok=True,
+                game_id=gid,
+                version=state.version,
+                data={"seat": seat, "name": name},
+            ), None
+        if stored is not None and stored.startswith(signing.SEAT_KEY):
+            reply = _reject(
+                rid,
+                "invitation_claimed",
+                f"Seat {seat} of {gid} was claimed already: an invitation is good once. Ask "
+                "the owner for a new one if it was not you.",
+                gid,
+            )
+            return reply, None
+        if (
+            stored is None
+            or not stored.startswith(signing.INVITED)
+            or not self._verifier.verify(stored, signing.signed_bytes(request), request.sig)
+        ):
+            reply = _reject(
+                rid,
+                "bad_invitation",
+                f"This is not the invitation open for seat {seat} of {gid} (revoked, or for "
+                "another seat or game).",
+                gid,
+            )
+            return reply, None
+        if (stale := _stale(request)) is not None:
+            return stale, None
+        if not signing.public_key_ok(request.key):
+            return _reject(rid, "bad_request", "The seat key is not an Ed25519 key.", gid), None
+        batch.seats[(gid, seat)] = SeatRow(gid, seat, signing.SEAT_KEY + request.key)
+        self._game(batch, gid, state)
+        reply = Reply(
+            request_id=rid,
+            ok=True,
+            game_id=gid,
+            version=state.version,
+            data={"seat": seat, "name": state.players[seat].name},
+        )
+        return reply, reply
 
     def _again(self, request: Request, row: RequestRow) -> Reply:
         """The stored outcome of a request decided before, for the same request (same
@@ -546,27 +662,22 @@ class Handler:
         if recorded.request and not hmac.compare_digest(recorded.request, _digest(request)):
             return _reused(request)
         first = Reply(**{f: getattr(recorded, f) for f in Reply.__struct_fields__})
+        # The same content: the same signature too.  Checked again all the same (a key revoked
+        # since stops its requests' outcomes too), and only within the window: an old request
+        # sent again learns nothing.
         if isinstance(request, CommandRequest):
-            if row.seat != request.seat or not self._authentic(
-                _Batch(), request.game_id, request.seat, request.token
-            ):
+            if row.seat != request.seat:
                 return _unauthorized(request)
-            return first
+            return self._refused(_Batch(), request, [(request.seat, request.sig)]) or first
         if isinstance(request, NewGameRequest):
             owner = self._seat_rows(request.game_id).get(OWNER)
-            token = ledger.derive_token(request.secret, request.game_id, OWNER)
-            if owner is None or not ledger.verify_token(token, owner.hash):
+            if owner is None or owner.hash != signing.SEAT_KEY + request.owner_key:
                 return _reused(request)
-            seats = [s for s in self._seat_rows(request.game_id) if s != OWNER]
-            return _with_tokens(first, request.secret, request.game_id, seats)
+            return _stale(request) or first
         if isinstance(request, AdminRequest):
-            if not self._authentic(_Batch(), request.game_id, OWNER, request.token):
-                return _unauthorized(request)
-            if request.action == "human" and request.seat is not None:
-                return _with_tokens(
-                    first, request.secret, request.game_id, [request.seat], owner=False
-                )
-            return first
+            return self._refused(_Batch(), request, [(OWNER, request.sig)]) or first
+        if isinstance(request, ClaimRequest):
+            return _stale(request) or first  # the claimer's retry: its seat is its key's now
         return first  # a timeout: the worker does not wait for its reply
 
     # ------------------------------------------------------------------ reads
@@ -592,12 +703,16 @@ class Handler:
             state = self._state(request.game_id)
             if state is None:
                 return _reject(rid, "unknown_game", f"There is no game '{request.game_id}'.")
-            tokens = dict(request.also or {})
-            if request.seat is not None:
-                tokens[request.seat] = request.token
-            if not all(self._authentic(_Batch(), request.game_id, s, t) for s, t in tokens.items()):
-                return _unauthorized(request)
-            viewer = sorted(tokens)  # no seat: a spectator
+            signers = _signers(request)
+            if signers:
+                refused = self._refused(_Batch(), request, signers)
+                if refused is not None:
+                    return refused
+                if not self._fresh_read(rid):
+                    return _reject(
+                        rid, "replayed", "This read was answered already: sign a new one."
+                    )
+            viewer = sorted({s for s, _ in signers})  # no seat: a spectator
             if isinstance(request, ViewRequest):
                 at = request.at
                 shown = state if at is None else self.service.state(request.game_id, at=at)
@@ -606,20 +721,51 @@ class Handler:
                     ok=True,
                     game_id=request.game_id,
                     version=shown.version,
-                    data=view(shown, viewer),
+                    data=self._with_deadline(view(shown, viewer), request.game_id, at is None),
                 )
             events = self.service.events(request.game_id, upto=request.upto)
+            since = max(0, request.since)
+            shown_events = visible_events(events[since:], viewer)
+            marks = self._timeouts_of(request.game_id, len(events))
+            deadlines.mark_events(shown_events, marks, since)
             return Reply(
                 request_id=rid,
                 ok=True,
                 game_id=request.game_id,
                 version=len(events),
-                events=visible_events(events[max(0, request.since) :], viewer),
+                events=shown_events,
             )
         except RiskError as e:
             if isinstance(e, ServiceError) and e.code == "bad_store":
                 raise  # the store's fault, or a value it cannot hold: ``_read`` tells which
             return _reject(rid, e.code, e.message, request.game_id)
+
+    def _timeouts_of(self, game_id: str, upto: int) -> list[deadlines.Timeout]:
+        """The game's timeouts (cached: only a timeout decided here adds one, and a partition
+        taken over is forgotten)."""
+        marks = self._timeouts.get(game_id)
+        state = self._state(game_id)
+        if marks is None or state is None or upto > state.version:
+            marks = self._timeouts[game_id] = deadlines.timeouts(
+                self.ledger, game_id, state.version if state is not None else upto
+            )
+            while len(self._timeouts) > STATE_CACHE:
+                del self._timeouts[next(iter(self._timeouts))]
+        return [t for t in marks if t.first <= upto]
+
+    def _with_deadline(self, data: dict[str, Any], game_id: str, latest: bool) -> dict[str, Any]:
+        """A view with the game's timeouts up to its version and, at the latest version, the
+        turn deadline (its due time and time left from ``due``)."""
+        marks = self._timeouts_of(game_id, data["version"])
+        if marks:
+            data["timeouts"] = deadlines.view_timeouts(marks, data["version"])
+        ms = self.deadline_ms(game_id) if latest else None
+        if ms is not None and data.get("to_act") is not None:
+            due, now = self._due.get(game_id, (None, None))
+            if game_id in self.changed and now is not None:
+                due = now + ms  # moved in this batch: scheduled anew with its replies
+            data["deadline"] = deadlines.deadline_info(ms, due, now)
+        return data
 
     def _history(self, request: HistoryRequest) -> Reply:
         """Public facts only: no token is needed (ENG-07 holds: dice and branches are public,
@@ -710,7 +856,48 @@ def _unauthorized(request: Request) -> Reply:
     return _reject(
         request.request_id,
         "unauthorized",
-        "This request needs the secret token of the seat (or owner) it acts for.",
+        "No key may act for this seat: it is not claimed (`risk join INVITATION`), its owner "
+        "opened it to a new invitation, or the computer plays it.",
+        request.game_id,
+    )
+
+
+def _signers(request: Request) -> list[tuple[int, str]]:
+    """Who signed a seat's or the owner's request, and with what signature (OWNER: the owner);
+    none for any other request."""
+    if isinstance(request, CommandRequest):
+        return [(request.seat, request.sig)]
+    if isinstance(request, AdminRequest):
+        return [(OWNER, request.sig)]
+    if isinstance(request, ViewRequest | EventsRequest):
+        signers = list((request.also or {}).items())
+        if request.seat is not None:
+            signers.insert(0, (request.seat, request.sig))
+        return signers
+    return []
+
+
+def _bad_signature(request: Request) -> Reply:
+    return _reject(
+        request.request_id,
+        "bad_signature",
+        "This request is not signed by the key of the seat (or owner) it acts for: forged, "
+        "altered, or signed with a revoked key.",
+        request.game_id,
+    )
+
+
+def _stale(request: Request) -> Reply | None:
+    """The refusal of a signed request made too long ago (or ahead) by the worker's clock."""
+    ts = getattr(request, "ts", 0)
+    if abs(signing.now_ms() - ts) <= signing.WINDOW_MS:
+        return None
+    minutes = signing.WINDOW_MS // 60_000
+    return _reject(
+        request.request_id,
+        "stale_request",
+        f"This request was signed more than {minutes} minutes from the service's time: "
+        "send a new one (or set your clock).",
         request.game_id,
     )
 
@@ -722,15 +909,3 @@ def _reused(request: Request) -> Reply:
         "This request id was used by another request; use a fresh id.",
         request.game_id,
     )
-
-
-def _with_tokens(
-    reply: Reply, secret: str, game_id: str, seats: Sequence[int], *, owner: bool = True
-) -> Reply:
-    """``reply`` with the tokens derived from ``secret`` (sent, never stored)."""
-    tokens = {str(s): ledger.derive_token(secret, game_id, s) for s in seats}
-    data = dict(reply.data or {})
-    data["tokens"] = tokens
-    if owner:
-        data["owner_token"] = ledger.derive_token(secret, game_id, OWNER)
-    return msgspec.structs.replace(reply, data=data)

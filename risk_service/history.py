@@ -27,7 +27,7 @@ from typing import Any, Literal
 import msgspec
 
 import risk_core
-from risk_core import Event, GameState, RiskError
+from risk_core import Event, GameState, RiskError, RuleError
 from risk_core.model import Branched, DiceReseeded, DiceScripted, GameStarted
 from risk_core.rng import normalise_seed, seed_commitment
 from risk_core.views import view
@@ -150,6 +150,48 @@ def branch(
         commitment=commitment,
         faces=len(faces),
         cut=copied.cut,
+    )
+
+
+class CommandReplay(msgspec.Struct, frozen=True):
+    """How far a branch got re-applying its parent's later commands (``replay_commands``)."""
+
+    commands: int  # the parent's commands after the branch point
+    applied: int  # how many the branch accepted, in order from the first
+    version: int  # the branch's version afterwards
+    stopped_at: int | None = None  # the parent's version of the first refused command
+    code: str | None = None  # why it was refused (a rule's error code)
+    reason: str | None = None
+
+
+def replay_commands(service: GameService, made: Branch) -> CommandReplay:
+    """Submit the parent's commands after the branch point to the branch, one by one, until
+    one is refused ("same decisions, other dice"); each accepted one is stored as any move.
+
+    A command cut by the branch point (``made.cut``) is not submitted again: the branch goes
+    on from the position inside it.  With ``dice="same"`` and a branch point between two
+    commands, every command is accepted and the branch ends where its parent is.
+    """
+    later = [
+        r
+        for r in service.records(made.parent)
+        if r.command is not None and r.version - len(r.events) >= made.at
+    ]
+    for applied, record in enumerate(later):
+        assert record.command is not None
+        try:
+            service.submit(made.game_id, record.command)
+        except RuleError as err:
+            return CommandReplay(
+                commands=len(later),
+                applied=applied,
+                version=service.state(made.game_id).version,
+                stopped_at=record.version - len(record.events) + 1,
+                code=err.code,
+                reason=err.message,
+            )
+    return CommandReplay(
+        commands=len(later), applied=len(later), version=service.state(made.game_id).version
     )
 
 

@@ -6,9 +6,10 @@ in the same transaction as the events:
 * ``risk_requests`` — one row per decided request id, with the outcome sent back.  Its primary
   key makes a redelivered or retried request a conflict instead of a second application, and the
   stored outcome is the reply a retry gets.
-* ``risk_seats`` — per game, a salted hash of each seat's secret token (seat -1: the game
-  owner's), the bot level of a seat handed to the computer, and on the owner's row the turn
-  deadline.  Tokens themselves are never stored.
+* ``risk_seats`` — per game, each seat's public key, or its open invitation's (seat -1: the
+  game owner's; column ``hash``, named when it held token hashes), the bot level of a seat
+  handed to the computer, and on the owner's row the turn deadline.  No secret is stored
+  (``risk_service.signing``).
 * ``risk_fences`` — per stream partition, the highest lease fencing counter that has written
   and the stream position processed so far (the role of the library's ``Tracking``, kept per
   partition because one transaction groups the commands of several partitions).  A write
@@ -21,10 +22,6 @@ kind of store; ``application_recorder`` picks the one matching the factory.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-import os
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -42,13 +39,7 @@ from eventsourcing.utils import get_topic
 
 from risk_service.stores import BACKGROUND_CHECKPOINTS, tune_sqlite
 
-OWNER = -1  # the seat number of the game owner's token row
-# Tokens carry 256 random bits, out of reach of any guessing whatever the hash costs, so the
-# hash only has to be salted and one-way: SHA-256 of salt and token (as services store API
-# tokens).  A slow password hash would buy nothing here and cost milliseconds per token inside
-# the worker's loop, stalling every game queued behind it.  Hashes name their scheme; the
-# scrypt hashes of earlier versions are still verified.
-MIN_SECRET_BYTES = 32
+OWNER = -1  # the seat number of the game owner's row
 
 
 class Fenced(IntegrityError):
@@ -65,7 +56,7 @@ class RequestRow(msgspec.Struct, frozen=True):
 class SeatRow(msgspec.Struct, frozen=True):
     game_id: str
     seat: int  # OWNER for the owner's row
-    hash: str | None  # None: no human may act for this seat (a bot plays it)
+    hash: str | None  # a public key (signing.SEAT_KEY / INVITED); None: a bot plays the seat
     bot: str | None = None  # the bot level playing this seat
     deadline_ms: int | None = None  # owner row only: the turn deadline
 
@@ -74,59 +65,6 @@ class LedgerWrite(msgspec.Struct):
     fences: dict[int, tuple[int, int]] = msgspec.field(default_factory=dict)  # p: (fence, pos)
     requests: list[RequestRow] = msgspec.field(default_factory=list)
     seats: list[SeatRow] = msgspec.field(default_factory=list)
-
-
-# --------------------------------------------------------------------------- tokens
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def new_secret() -> str:
-    """A random secret from which a client's requests derive seat tokens (``derive_token``)."""
-    return _b64(os.urandom(MIN_SECRET_BYTES))
-
-
-def secret_ok(secret: str) -> bool:
-    try:
-        return len(_unb64(secret)) >= MIN_SECRET_BYTES
-    except (ValueError, TypeError):
-        return False
-
-
-def derive_token(secret: str, game_id: str, seat: int) -> str:
-    """The token of ``seat`` (OWNER: the owner's) in a game created with ``secret``.
-
-    Derived, not drawn, so that a retried creation request yields the same tokens without the
-    service ever storing them.
-    """
-    msg = f"risk-token\0{game_id}\0{seat}".encode()
-    return _b64(hmac.new(_unb64(secret), msg, hashlib.sha256).digest())
-
-
-def hash_token(token: str) -> str:
-    salt = os.urandom(16)
-    return f"sha256${_b64(salt)}${_b64(hashlib.sha256(salt + token.encode()).digest())}"
-
-
-def verify_token(token: str, stored: str | None) -> bool:
-    if stored is None or not token:
-        return False
-    try:
-        kind, *params, salt, digest = stored.split("$")
-        if kind == "sha256" and not params:
-            got = hashlib.sha256(_unb64(salt) + token.encode()).digest()
-        elif kind == "scrypt" and len(params) == 3:
-            n, r, p = map(int, params)
-            got = hashlib.scrypt(token.encode(), salt=_unb64(salt), n=n, r=r, p=p, dklen=32)
-        else:
-            return False
-    except (ValueError, TypeError):
-        return False
-    return hmac.compare_digest(got, _unb64(digest))
 
 
 # --------------------------------------------------------------------------- recorders

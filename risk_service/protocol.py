@@ -7,15 +7,24 @@ client, unique per request and reused only to retry it: a write sent again with 
 and the same content gets the first reply (it is never decided twice); the same id with other
 content is refused (``request_id_reused``).  The worker answers with one JSON
 ``Reply`` pushed to the list ``<prefix>:reply:<request_id>`` (expiring), which the client
-awaits with BLPOP.  The ``{p}`` hash tags put every key of a partition in one Redis Cluster
-slot, so the lease and deadline scripts of a partition are cluster-safe; a worker's read spans
-all its partitions (one XREADGROUP and one pending check), which a Cluster deployment would
-have to split by slot: only a single Redis server is supported.
+awaits with BLPOP: clients draw request ids at random (128 bits), and the players' Redis user
+cannot read the streams (``risk_service.redis_acl``), so an id is what it takes to read a reply.
+Requests acting or reading as a seat, owner actions, creations and claims are signed
+(``ts``, ``sig``; ``risk_service.signing``): no secret of a seat or the owner is ever in one.
+The ``{p}`` hash tags put every key of a partition in one Redis Cluster slot, so the lease and
+deadline scripts of a partition are cluster-safe; a worker's read spans all its partitions (one
+XREADGROUP and one pending check), which a Cluster deployment would have to split by slot: only
+a single Redis server is supported.
 
 Reply codes: ``ok``; the engine's own rule and setup codes (``not_your_turn``,
 ``wrong_phase``, ``bad_players``…); ``malformed`` (undecodable request), ``unknown_game``,
-``unauthorized`` (missing or wrong token, or a token of another seat), ``request_id_reused``
-(the id belongs to a request with other content), ``bad_game_id``, ``game_exists``,
+``unauthorized`` (the seat has no key: not claimed yet, or played by the computer),
+``bad_signature`` (a signature that is not the seat's or owner's key's over this very request:
+forged, altered, or signed by another seat), ``stale_request`` (signed more than
+``signing.WINDOW_MS`` away from the worker's clock), ``replayed`` (a read sent again),
+``bad_invitation`` (a claim not signed by the seat's open invitation), ``invitation_claimed``
+(the seat was claimed already), ``request_id_reused`` (the id belongs to a request with other
+content), ``bad_game_id``, ``game_exists``,
 ``unknown_seat`` (an owner's action on no playing seat), ``game_not_over`` (an export asked of
 a game in progress), ``bad_request`` (a well-formed request the service cannot do),
 ``stale_timeout`` (a deadline request for a game that moved on), ``bot_stuck``, ``conflict``
@@ -115,48 +124,58 @@ class _Request(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     game_id: GameId
 
 
-class CommandRequest(_Request, frozen=True, kw_only=True):
-    """A seat's engine command; ``token`` is that seat's secret."""
+class _Signed(_Request, frozen=True, kw_only=True):
+    """A request signed with a seat's or the owner's key (``risk_service.signing``): ``ts``
+    is the client's time in ms, ``sig`` the signature over every other field."""
+
+    ts: Annotated[int, Meta(ge=0, le=MAX_VERSION)] = 0
+    sig: Annotated[str, Meta(max_length=128)] = ""
+
+
+class CommandRequest(_Signed, frozen=True, kw_only=True):
+    """A seat's engine command, signed with that seat's key."""
 
     op: Literal["command"] = "command"
     seat: Seat
-    token: str
     command: EngineCommand
 
 
-class ViewRequest(_Request, frozen=True, kw_only=True):
-    """The game as ``seat`` sees it (ENG-07), or as a spectator when ``seat`` is None.
+class ViewRequest(_Signed, frozen=True, kw_only=True):
+    """The game as ``seat`` sees it (ENG-07), or as a spectator when ``seat`` is None (then
+    unsigned).
 
-    ``also`` names more seats with their tokens (a player commanding several seats): the view
-    then shows what any of them sees.  UNSET, never sent, for one seat."""
+    ``also`` names more seats with their own signatures of the request (a player commanding
+    several seats): the view then shows what any of them sees.  UNSET, never sent, for one
+    seat."""
 
     op: Literal["view"] = "view"
     seat: Seat | None = None
-    token: str = ""
     at: Version | None = None
     also: Seats | msgspec.UnsetType = msgspec.UNSET
 
 
-class EventsRequest(_Request, frozen=True, kw_only=True):
+class EventsRequest(_Signed, frozen=True, kw_only=True):
     """Events after version ``since`` up to ``upto`` (None: the latest), redacted for
     ``seat`` (None: a spectator) and the seats of ``also``."""
 
     op: Literal["events"] = "events"
     seat: Seat | None = None
-    token: str = ""
     since: Version = 0
     upto: Version | None = None
     also: Seats | msgspec.UnsetType = msgspec.UNSET  # more seats, as in ViewRequest
 
 
-class NewGameRequest(_Request, frozen=True, kw_only=True):
-    """Create a game; seat and owner tokens derive from ``secret`` (``ledger.derive_token``).
+class NewGameRequest(_Signed, frozen=True, kw_only=True):
+    """Create a game owned by ``owner_key`` (a public key; the request is signed with its
+    private half), each seat open to the invitation whose public key ``invitations`` gives
+    (every seat of ``players``; neutral seats ignore theirs).
 
     ``commanders`` gives the player commanding a seat (``SeatInfo.commander``) by seat number;
-    tokens stay one per seat: a player commanding several seats holds each of their tokens."""
+    keys stay one per seat: a player commanding several seats joins each of them."""
 
     op: Literal["new"] = "new"
-    secret: str
+    owner_key: Annotated[str, Meta(max_length=64)]
+    invitations: Seats
     ruleset: str = "classic"
     players: list[str]
     seed: Seed | None = None
@@ -165,18 +184,27 @@ class NewGameRequest(_Request, frozen=True, kw_only=True):
     commanders: Seats | msgspec.UnsetType = msgspec.UNSET
 
 
-class AdminRequest(_Request, frozen=True, kw_only=True):
-    """An owner's action: ``bot`` hands ``seat`` to the computer (its token stops working),
-    ``human`` gives it back with a new token derived from ``secret``, ``deadline`` sets the turn
-    deadline in seconds (None: none)."""
+class AdminRequest(_Signed, frozen=True, kw_only=True):
+    """An owner's action, signed with the owner's key: ``bot`` hands ``seat`` to the computer
+    (its key stops working), ``invite`` (or ``human``) opens it to a new invitation whose public
+    key is ``key`` (the seat's key, or the previous invitation, stops working), ``deadline`` sets
+    the turn deadline in seconds (None: none)."""
 
     op: Literal["admin"] = "admin"
-    token: str
-    action: Literal["bot", "human", "deadline"]
+    action: Literal["bot", "human", "invite", "deadline"]
     seat: Seat | None = None
     level: str = "greedy"
-    secret: str = ""
+    key: Annotated[str, Meta(max_length=64)] = ""
     seconds: Annotated[float, Meta(ge=0, le=MAX_DEADLINE_S)] | None = None
+
+
+class ClaimRequest(_Signed, frozen=True, kw_only=True):
+    """Joining: ``seat`` takes the public key ``key`` (made on the player's machine); the
+    request is signed with the seat's invitation key, never sending the invitation itself."""
+
+    op: Literal["claim"] = "claim"
+    seat: Seat
+    key: Annotated[str, Meta(max_length=64)]
 
 
 class GamesRequest(_Request, frozen=True, kw_only=True):
@@ -215,6 +243,7 @@ Request = (
     | EventsRequest
     | NewGameRequest
     | AdminRequest
+    | ClaimRequest
     | GamesRequest
     | HistoryRequest
     | TimeoutRequest
@@ -225,11 +254,12 @@ REQUEST_TYPES: dict[str, type[Any]] = {
     "events": EventsRequest,
     "new": NewGameRequest,
     "admin": AdminRequest,
+    "claim": ClaimRequest,
     "games": GamesRequest,
     "history": HistoryRequest,
     "timeout": TimeoutRequest,
 }
-WRITES = frozenset({"command", "new", "admin", "timeout"})  # recorded in the ledger
+WRITES = frozenset({"command", "new", "admin", "claim", "timeout"})  # recorded in the ledger
 
 
 class Reply(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -240,7 +270,7 @@ class Reply(msgspec.Struct, kw_only=True, omit_defaults=True):
     game_id: str = ""
     version: int = 0
     events: list[Any] | None = None  # as the requesting seat may see them
-    data: Any = None  # a view, summaries, tokens...
+    data: Any = None  # a view, summaries...
 
 
 _head = msgspec.json.Decoder(Head)

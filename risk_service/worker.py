@@ -39,7 +39,9 @@ Turn deadlines (owner action ``deadline``): when a game changes, the worker sche
 ``now + deadline`` (Redis server time) in ``<prefix>:deadlines:{p}``; when one passes it
 appends a ``timeout`` request for the game's current version to the partition stream, so the
 timeout is decided in order, recorded and deduplicated like any request (the engine never reads
-a clock; the waiting seat's moves are played by the bot).
+a clock; the waiting seat's moves are played by the bot, and ``risk_service.deadlines`` marks
+them from the ledger).  A batch with views of games that have a deadline first reads their due
+times and Redis's clock (one round trip), so that those views show the time left.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from typing import Any
 import redis
 
 from risk_core import to_act
+from risk_service.deadlines import timeout_request_id
 from risk_service.handler import Handler, Item
 from risk_service.ledger import Fenced
 from risk_service.protocol import (
@@ -70,6 +73,7 @@ from risk_service.protocol import (
     Malformed,
     Reply,
     TimeoutRequest,
+    ViewRequest,
     decode_request,
     encode,
     partition_of,
@@ -363,8 +367,9 @@ class Worker:
             items.append(Item(entry.partition, position(entry.id), request, entry.seen))
             kept.append(entry)
         passed = self._deadlines_passed(items, timeouts) if timeouts else frozenset()
+        due = self._due_times(items)
         try:
-            replies = self.handler.handle(items, dict(self.owned), passed=passed)
+            replies = self.handler.handle(items, dict(self.owned), passed=passed, due=due)
         except Fenced as e:
             log.warning("Fenced off: %s", e)
             lost = {item.partition for item in items}
@@ -443,6 +448,28 @@ class Worker:
         seconds, micros = (result := pipe.execute())[0]
         now = seconds * 1000 + micros // 1000
         return frozenset(g for g, due in zip(names, result[1:], strict=True) if due and due <= now)
+
+    def _due_times(self, items: list[Item]) -> dict[str, tuple[int | None, int]]:
+        """For the views of games with a turn deadline: the turn's due time (None: none is
+        scheduled) and Redis's time, in ms, in one round trip (none without such a view)."""
+        names = sorted(
+            {
+                r.game_id
+                for it in items
+                if isinstance(r := it.request, ViewRequest)
+                and r.at is None
+                and self.handler.deadline_ms(r.game_id) is not None
+            }
+        )
+        if not names:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.time()
+        for gid in names:
+            pipe.zscore(self.keys.deadlines(partition_of(gid, self.partitions)), gid)
+        (seconds, micros), *scores = pipe.execute()
+        now = seconds * 1000 + micros // 1000
+        return {g: (None if s is None else int(s), now) for g, s in zip(names, scores, strict=True)}
 
     # ------------------------------------------------------------------ leases
     def _lease_value(self, fence: int) -> str:
@@ -534,7 +561,9 @@ class Worker:
                     continue  # issued already; not again before it had time to be processed
                 self._issued[gid] = (state.version, now_ms + self.lease_ms)
                 request = TimeoutRequest(
-                    request_id=f"timeout:{gid}:{state.version}", game_id=gid, version=state.version
+                    request_id=timeout_request_id(gid, state.version),
+                    game_id=gid,
+                    version=state.version,
                 )
                 self.redis.xadd(self.keys.stream(p), {FIELD: encode(request)})
 

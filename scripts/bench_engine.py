@@ -3,6 +3,7 @@
 Usage (from the project root)::
 
     .venv/bin/python scripts/bench_engine.py [--games N] [--players 4] [--profile]
+    .venv/bin/python scripts/bench_engine.py --instructions [--games 10]
 
 Greedy bots play classic games with seeds 1..N.  Three figures, measured separately:
 
@@ -14,6 +15,11 @@ Greedy bots play classic games with seeds 1..N.  Three figures, measured separat
 
 Targets on one core: 50,000 commands/s and 200,000 events/s.  Figures only, no assertions;
 ``--profile`` adds a cProfile of (a) sorted by own time, to show where the engine spends it.
+
+``--instructions`` gives figures that do not depend on the machine's load: each workload runs
+in a process of its own under valgrind's callgrind, next to the same process doing no work
+(imports, reading the recorded games), and the difference in instructions is divided by the
+commands, events or games.  Needs ``valgrind`` on the PATH.
 """
 
 from __future__ import annotations
@@ -21,13 +27,19 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import msgspec  # noqa: E402
 
 import risk_core as rc  # noqa: E402
 from risk_core.bots import self_play  # noqa: E402
@@ -66,6 +78,107 @@ def replay_all(games: list[Game]) -> None:
         rc.replay(events)
 
 
+def play_games(games: int, players: int, level: str) -> None:
+    names = [f"P{i + 1}" for i in range(players)]
+    for seed in range(1, games + 1):
+        self_play(rc.start("classic", names, seed=seed), level=level, seed=seed)
+
+
+# What --instructions measures: name -> (what it divides by, function of the recorded games).
+WORKLOADS: dict[str, Callable[[list[Game]], None]] = {
+    "decide": decide_in_place,
+    "evolve": decide_evolve,
+    "replay": replay_all,
+}
+
+
+def run_workload(name: str, path: str, players: int, level: str) -> None:
+    """The body of one measured process: read the recorded games, then do ``name``'s work.
+
+    Every process first plays one command of a throwaway game, so that the one-off costs (the
+    rule set and its board loaded, decoders built) fall in the zero-work run and cancel out.
+    """
+    warm = rc.start("classic", [f"P{i + 1}" for i in range(players)], seed=0)
+    rc.decode_events(rc.encode(warm))
+    self_play(warm, level=level, max_turns=0)
+    if name.startswith("games"):  # whole games with bots: nothing recorded is needed
+        count = int(name.removeprefix("games"))
+        play_games(count, players, level)
+        return
+    raw = Path(path).read_bytes()
+    games = [
+        (
+            [rc.decode_event(e) for e in opening],
+            [rc.decode_command(c) for c in commands],
+            [rc.decode_event(e) for e in events],
+        )
+        for opening, commands, events in msgspec.json.decode(raw)
+    ]
+    if name != "none":
+        WORKLOADS[name](games)
+
+
+def callgrind(args: list[str]) -> int:
+    """Instructions executed by this script run with ``args`` under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                sys.executable,
+                __file__,
+                *args,
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        m = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
+        assert m, "callgrind wrote no total"
+        return int(m.group(1))
+
+
+def instructions(games: int, players: int, level: str) -> None:
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind on the PATH (apt-get install valgrind)")
+    recorded = record(games, players)
+    n_cmds = sum(len(c) for _, c, _ in recorded)
+    n_events = sum(len(e) for _, _, e in recorded)
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        f.write(
+            msgspec.json.encode(
+                [[[rc.encode(x).decode() for x in part] for part in game] for game in recorded]
+            )
+        )
+    base = ["--players", str(players), "--level", level, "--recorded", f.name]
+    try:
+        zero = callgrind([*base, "--run", "none"])
+        print(
+            f"classic, {players} players, {games} greedy games (seeds 1-{games}): {n_cmds} "
+            f"commands, {n_events} events; instructions under callgrind, start-up subtracted"
+        )
+        for name, unit, count in (
+            ("decide", "command", n_cmds),
+            ("evolve", "command", n_cmds),
+            ("replay", "event", n_events),
+        ):
+            work = callgrind([*base, "--run", name]) - zero
+            label = {"decide": "decide + apply_in_place", "evolve": "decide + evolve"}.get(
+                name, name
+            )
+            print(f"  {label:<24}: {work / count:>12,.0f} per {unit}  ({work:,} in all)")
+        one = callgrind([*base, "--run", "games0"])
+        work = callgrind([*base, "--run", f"games{games}"]) - one
+        print(
+            f"  {'whole games, ' + level + ' bots':<24}: {work / games:>12,.0f} per game"
+            f"  ({work:,} in all)"
+        )
+    finally:
+        Path(f.name).unlink()
+
+
 def best_of(repeat: int, fn: Callable[[], object]) -> float:
     """Fastest of ``repeat`` runs: the least disturbed by the rest of the machine."""
     best = float("inf")
@@ -82,7 +195,19 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions under callgrind"
+    )
+    parser.add_argument("--level", default="greedy", help="bot level of whole games")
+    parser.add_argument("--run", help=argparse.SUPPRESS)  # one workload (under callgrind)
+    parser.add_argument("--recorded", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.run:
+        run_workload(args.run, args.recorded, args.players, args.level)
+        return
+    if args.instructions:
+        instructions(args.games, args.players, args.level)
+        return
 
     t0 = time.perf_counter()
     games = record(args.games, args.players)

@@ -32,11 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import risk_core  # noqa: E402
 from risk_core import bots  # noqa: E402
-from risk_service import ledger  # noqa: E402
 from risk_service.client import ServiceClient, new_request_id  # noqa: E402
-from risk_service.protocol import CommandRequest, NewGameRequest  # noqa: E402
+from risk_service.protocol import CommandRequest  # noqa: E402
 from risk_service.redis_server import RedisServer  # noqa: E402
-from tests.servicekit import spawn_worker, stop_process  # noqa: E402
+from tests.servicekit import seated, spawn_worker, stop_process  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -55,25 +54,9 @@ def commands_for(game_id: str, seed: int, n: int) -> list[risk_core.Command]:
 def client(url: str, game_id: str, seed: int, n: int, start: float, queue: mp.Queue) -> None:
     commands = commands_for(game_id, seed, n)
     with ServiceClient(url) as c:
-        secret = ledger.new_secret()
-        created = c.ok(
-            NewGameRequest(
-                request_id=new_request_id(),
-                game_id=game_id,
-                secret=secret,
-                players=PLAYERS,
-                seed=seed,
-            )
-        )
-        tokens = created.data["tokens"]
+        keys = seated(c.ok, game_id, PLAYERS, seed=seed).keys  # every seat claimed
         requests = [
-            CommandRequest(
-                request_id=new_request_id(),
-                game_id=game_id,
-                seat=cmd.seat,
-                token=tokens[str(cmd.seat)],
-                command=cmd,
-            )
+            CommandRequest(request_id=new_request_id(), game_id=game_id, seat=cmd.seat, command=cmd)
             for cmd in commands
         ]
         while time.time() < start:  # every client starts together
@@ -83,7 +66,7 @@ def client(url: str, game_id: str, seed: int, n: int, start: float, queue: mp.Qu
         begin = time.perf_counter()
         for request in requests:
             t = time.perf_counter()
-            reply = c.call(request)
+            reply = c.call(keys[request.seat].sign(request))  # signing is the client's work
             times.append((time.perf_counter() - t) * 1000)
             assert reply.ok, reply
         queue.put((times, time.perf_counter() - begin, time.process_time() - cpu))

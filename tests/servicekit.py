@@ -5,6 +5,10 @@ replica: the engine is deterministic, so deciding the same commands on the repli
 events the worker stored.  Sending a command and applying it to the replica only when the
 service accepted it makes the replica "the accepted commands applied once, in order": the final
 stored log must equal the replica's.
+
+Credentials as players hold them (``risk_service.signing``): ``new_game`` makes an owner key and
+one invitation per seat, ``claim`` a seat key claimed with an invitation, and ``seated`` does
+both, every seat claimed; requests are signed with ``SigningKey.sign``.
 """
 
 from __future__ import annotations
@@ -27,14 +31,70 @@ from click.testing import CliRunner
 import risk_core
 from risk_cli.main import cli
 from risk_core import Command, Event, GameState, RuleError, bots
-from risk_service import ledger
 from risk_service.client import ServiceClient, new_request_id
 from risk_service.handler import Handler, Item
-from risk_service.protocol import CommandRequest, NewGameRequest, Reply, Request
+from risk_service.protocol import ClaimRequest, CommandRequest, NewGameRequest, Reply, Request
+from risk_service.signing import Invitation, SigningKey
 from risk_service.worker import Worker
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 WORKER_CODE = "from risk_cli.main import cli; cli()"
+
+
+def new_game(
+    game_id: str,
+    players: list[str] = PLAYERS,
+    *,
+    request_id: str | None = None,
+    **fields: Any,
+) -> tuple[NewGameRequest, SigningKey, dict[int, Invitation]]:
+    """A signed creation request, the owner's key and an invitation per seat."""
+    owner = SigningKey.generate()
+    invitations = {i: Invitation.new(game_id, i) for i in range(len(players))}
+    request = NewGameRequest(
+        request_id=request_id or new_request_id(),
+        game_id=game_id,
+        owner_key=owner.public,
+        invitations={i: inv.public for i, inv in invitations.items()},
+        players=players,
+        **fields,
+    )
+    return owner.sign(request), owner, invitations
+
+
+def claim(invitation: Invitation, request_id: str | None = None) -> tuple[ClaimRequest, SigningKey]:
+    """A seat key made as `risk join` makes it, and its claim signed with ``invitation``."""
+    key = SigningKey.generate()
+    request = ClaimRequest(
+        request_id=request_id or new_request_id(),
+        game_id=invitation.game_id,
+        seat=invitation.seat,
+        key=key.public,
+    )
+    return invitation.key.sign(request), key
+
+
+@dataclass
+class Seated:
+    created: Reply
+    owner: SigningKey
+    keys: dict[int, SigningKey]  # every playing seat's, claimed
+    invitations: dict[int, Invitation]
+
+
+def seated(
+    send: Callable[[Request], Reply], game_id: str, players: list[str] = PLAYERS, **fields: Any
+) -> Seated:
+    """A game created and every playing seat claimed, through ``send``."""
+    request, owner, invitations = new_game(game_id, players, **fields)
+    created = send(request)
+    assert created.ok, created
+    keys = {}
+    for seat in created.data["invited"]:
+        claimed, keys[seat] = claim(invitations[seat])
+        reply = send(claimed)
+        assert reply.ok, reply
+    return Seated(created, owner, keys, invitations)
 
 
 @dataclass
@@ -44,26 +104,15 @@ class Table:
     client: ServiceClient
     game_id: str
     seed: int = 1
-    tokens: dict[str, str] = field(default_factory=dict)
-    owner: str = ""
+    keys: dict[int, SigningKey] = field(default_factory=dict)
+    owner: SigningKey | None = None
     events: list[Event] = field(default_factory=list)
     state: GameState | None = None
     sent: int = 0
 
     def create(self) -> Table:
-        secret = ledger.new_secret()
-        reply = self.client.call(
-            NewGameRequest(
-                request_id=new_request_id(),
-                game_id=self.game_id,
-                secret=secret,
-                players=PLAYERS,
-                seed=self.seed,
-            )
-        )
-        assert reply.ok, reply
-        self.tokens = reply.data["tokens"]
-        self.owner = reply.data["owner_token"]
+        made = seated(self.client.call, self.game_id, seed=self.seed)
+        self.keys, self.owner = made.keys, made.owner
         self.events = risk_core.start("classic", PLAYERS, seed=self.seed, game_id=self.game_id)
         self.state = risk_core.replay(self.events)
         return self
@@ -72,19 +121,17 @@ class Table:
         assert self.state is not None
         return bots.choose(self.state, level="random", seed=self.sent)
 
-    def request(self, command: Command, *, token: str | None = None) -> CommandRequest:
-        return CommandRequest(
-            request_id=new_request_id(),
-            game_id=self.game_id,
-            seat=command.seat,
-            token=self.tokens[str(command.seat)] if token is None else token,
-            command=command,
+    def request(self, command: Command, *, key: SigningKey | None = None) -> CommandRequest:
+        """The seat's command signed with its key (or with ``key``)."""
+        request = CommandRequest(
+            request_id=new_request_id(), game_id=self.game_id, seat=command.seat, command=command
         )
+        return (key or self.keys[command.seat]).sign(request)
 
-    def send(self, command: Command, *, token: str | None = None) -> Reply:
+    def send(self, command: Command, *, key: SigningKey | None = None) -> Reply:
         """Send; on acceptance apply the same decision to the replica (and check it agrees)."""
         self.sent += 1
-        return self.settle(command, self.client.call(self.request(command, token=token)))
+        return self.settle(command, self.client.call(self.request(command, key=key)))
 
     def settle(self, command: Command, reply: Reply) -> Reply:
         assert self.state is not None
@@ -106,7 +153,16 @@ class Table:
 
 
 def spawn_worker(redis_url: str, store: str, *, lease_ms: int = 600) -> subprocess.Popen[bytes]:
-    args = ["--redis", redis_url, "--store", store, "worker", "--lease-ms", str(lease_ms)]
+    args = [
+        "--redis",
+        redis_url,
+        "--create",
+        "--store",
+        store,
+        "worker",
+        "--lease-ms",
+        str(lease_ms),
+    ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
         [sys.executable, "-c", WORKER_CODE, *args],
@@ -172,7 +228,7 @@ def remote_cli(
     runner = CliRunner()
 
     def risk(*args: str, code: int = 0) -> Any:
-        json_flag = ["--json"] if as_json else []
+        json_flag = ["--json"] if as_json and not code else []  # errors: their text line
         result = runner.invoke(cli, ["--redis", redis_url, *args, *json_flag])
         assert result.exit_code == code, (result.stdout, result.stderr)
         if code:

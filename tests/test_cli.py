@@ -138,7 +138,7 @@ def test_show_hides_other_hands_and_missions(risk: Run, game: str) -> None:
     assert "hand" not in bob and "mission" not in bob and "hand" not in cy
     text = risk("show", game, "--as", "1").stdout
     assert "Your hand (Bob): [4] Ontario (cavalry), [5] Quebec (artillery)" in text
-    assert "Your mission: Conquer North America and Oceania" in text
+    assert "Your mission: Conquer North America and Australia" in text
     assert "Alaska (infantry)" not in text and "Conquer North America and Africa" not in text
     spectator = risk("show", game).stdout
     assert "Your hand" not in spectator and "mission" not in spectator.lower()

@@ -242,3 +242,230 @@ def test_a_seat_note_that_is_not_a_function_is_refused() -> None:
     with pytest.raises(rc.SetupError) as caught:
         families.add_family(click.Group("g"), module)
     assert caught.value.code == "bad_family" and "SEAT_NOTE" in caught.value.message
+
+
+# --------------------------------------------------------------------------- issue 13: show
+def decision_doc(**more: Any) -> dict[str, Any]:
+    """Ann (red, seat 0) to reinforce, holding three infantry on her own territories and all
+    of Australia; Bob (blue) holds three cavalry; every other continent split evenly."""
+    territories = {t: {"owner": i % 3, "armies": 2} for i, t in enumerate(CLASSIC)}
+    for t in ("indonesia", "new_guinea", "western_australia", "eastern_australia"):
+        territories[t] = {"owner": 0, "armies": 2}
+    doc: dict[str, Any] = {
+        "ruleset": "classic",
+        "players": ["Ann", "Bob", "Cy"],
+        "seed": 4,
+        "phase": "reinforce",
+        "territories": territories,
+        "hands": {
+            "Ann": ["alaska", "alberta", "western_united_states"],
+            "Bob": ["greenland", "ontario", "central_america"],
+        },
+        "missions": {"Ann": "destroy_black", "Bob": "destroy_blue", "Cy": "destroy_red"},
+    }
+    doc.update(more)
+    return doc
+
+
+def test_show_tells_set_values_sets_holdings_and_missions(risk: Run, tmp_path: Path) -> None:
+    """issue 13: `show` gives what a set is worth (the rule set's fixed table), the sets the
+    hand can trade now with their worth and bonus territories, each continent's holdings,
+    and a destroy mission resolved to this game (the colour absent: the fallback)."""
+    game = new_game(risk, tmp_path, decision_doc())
+    text = risk("show", game, "--as", "Ann").stdout
+    lines = text.splitlines()
+    assert (
+        "Cards: a set is worth 4 (3 artillery), 6 (3 infantry), 8 (3 cavalry), "
+        "10 (one of each); with jokers up to 12." in lines
+    )
+    assert "Australia (bonus 2) · held by Ann" in lines
+    assert "North America (bonus 5) · Ann 3/9, Bob 3/9, Cy 3/9" in lines
+    at = lines.index("  Sets you can trade now:")
+    assert lines[at + 1] == (
+        "    [0] Alaska (infantry), [3] Alberta (infantry), [6] Western United States "
+        "(infantry) → 6 armies, extra armies on Alaska, Alberta, Western United States"
+    )
+    assert "  In this game: No army is black in this game: conquer 24 territories instead." in lines
+    bob = risk("show", game, "--as", "Bob").stdout.splitlines()
+    assert "  Sets in your hand (not tradeable at this moment):" in bob
+    assert "  In this game: Your own army is blue: conquer 24 territories instead." in bob
+    cy = risk("show", game, "--as", "Cy").stdout.splitlines()
+    assert (
+        "  In this game: Destroy Ann (red); if another player destroys them first, conquer 24 "
+        "territories instead." in cy
+    )
+
+
+def test_show_json_adds_the_same_facts_and_keeps_secrets(risk: Run, tmp_path: Path) -> None:
+    """issue 13: `show --json` gains set_values, holdings, a hand's sets and a mission's
+    reading (additive: every earlier key stays); a spectator sees no sets and no mission."""
+    game = new_game(risk, tmp_path, decision_doc())
+    v = out(risk, "show", game, "--as", "Ann")
+    assert {"rules", "players", "territories", "phase", "trades", "options"} <= set(v)
+    assert v["set_values"]["next"] is None and v["set_values"]["escalates"] is False
+    triples = {tuple(k["symbols"]): k["value"] for k in v["set_values"]["by_symbols"]}
+    assert triples[("infantry",) * 3] == 6 and triples[("artillery", "cavalry", "infantry")] == 10
+    australia = next(h for h in v["holdings"] if h["group"] == "australia")
+    assert australia == {"group": "australia", "size": 4, "held": [4, 0, 0], "owner": 0}
+    ann = v["players"][0]
+    assert ann["sets"] == [
+        {
+            "cards": [0, 3, 6],
+            "value": 6,
+            "bonus": ["alaska", "alberta", "western_united_states"],
+            "now": True,
+        }
+    ]
+    assert ann["mission"]["reading"] == {
+        "text_en": "No army is black in this game: conquer 24 territories instead.",
+        "target": None,
+        "fallback": True,
+    }
+    assert "sets" not in v["players"][1] and "mission" not in v["players"][1]
+    spectator = out(risk, "show", game)
+    assert all("sets" not in p and "mission" not in p for p in spectator["players"])
+    assert spectator["holdings"] == v["holdings"]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "values"),
+    [
+        ("classic-conquest", {}, [12, 15, 20, 25]),
+        ("napoleon", {"golden_cavalry": "fives"}, [15, 20, 25, 30]),
+        ("napoleon", {}, [12, 15, 20, 25]),
+    ],
+)
+def test_show_gives_the_next_set_value_on_escalating_tracks(
+    risk: Run, tmp_path: Path, ruleset: str, options: dict[str, str], values: list[int]
+) -> None:
+    """issue 13: the next set value after 4 trades and the following ones: conquest
+    escalation (CL-CQ-02) and the Golden Cavalry on its DEC-01 readings (NAP-11)."""
+    ids = CLASSIC if ruleset.startswith("classic") else NAPOLEON
+    doc = {
+        "ruleset": ruleset,
+        "players": ["Ann", "Bob", "Cy"],
+        "seed": 2,
+        "options": options,
+        "trades": 4,
+        "territories": {t: {"owner": i % 3, "armies": 2} for i, t in enumerate(ids)},
+    }
+    game = new_game(risk, tmp_path, doc)
+    then = ", ".join(map(str, values[1:]))
+    expected = f"Cards: the next set traded is worth {values[0]} armies (then {then}…)."
+    assert expected in risk("show", game).stdout.splitlines()
+    shown = out(risk, "show", game)["set_values"]
+    assert shown["escalates"] is True
+    assert [shown["next"], *shown["following"]] == values
+
+
+def test_turn_income_names_the_continents(risk: Run, tmp_path: Path) -> None:
+    """issue 13: a turn's income names its continents ("+ Australia", "+ United Kingdom"),
+    not their ids."""
+    doc = decision_doc(phase="attack", hands={}, missions={})
+    for t in ("indonesia", "new_guinea", "western_australia", "eastern_australia"):
+        doc["territories"][t]["owner"] = 1
+    game = new_game(risk, tmp_path, doc)
+    said = risk("end", game).stdout
+    assert "territories + Australia)." in said and "australia)" not in said
+    territories = {t: {"owner": i % 3, "armies": 2} for i, t in enumerate(NAPOLEON)}
+    for t in ("angleterre", "ecosse", "irlande"):
+        territories[t] = {"owner": 1, "armies": 2}
+    nap = {
+        "ruleset": "napoleon",
+        "players": ["Ann", "Bob", "Cy"],
+        "seed": 2,
+        "phase": "attack",
+        "territories": territories,
+    }
+    game = new_game(risk, tmp_path, nap)
+    said = risk("end", game).stdout
+    assert "+ United Kingdom)." in said and "royaume_uni" not in said
+
+
+# --------------------------------------------------------------------------- issue 13: feedback
+def battle_doc(dice: list[int]) -> dict[str, Any]:
+    """Ann to attack: Alaska (4) against Bob's Kamchatka (3), Greenland (10) against Bob's
+    Iceland (1); Alberta holds her single army."""
+    doc = decision_doc(phase="attack", hands={}, missions={}, dice=dice)
+    doc["territories"].update(
+        alaska={"owner": 0, "armies": 4},
+        kamchatka={"owner": 1, "armies": 3},
+        greenland={"owner": 0, "armies": 10},
+        iceland={"owner": 1, "armies": 1},
+        alberta={"owner": 0, "armies": 1},
+    )
+    return doc
+
+
+def test_an_attack_until_conquest_says_why_it_stopped(risk: Run, tmp_path: Path) -> None:
+    """issue 13: `attack --until-conquer --stop-at 2` stopping short says so, as asked; with
+    the default stop the origin is down to the army that cannot attack (text and JSON)."""
+    game = new_game(risk, tmp_path, battle_doc([1, 1, 1, 6, 6, 1, 6, 6]))
+    lines = risk("attack", game, "alaska", "kamchatka", "--until-conquer", "--stop-at", "2")
+    assert lines.stdout.splitlines()[1] == (
+        "Stopped: Alaska is down to 2 armies, as asked (--stop-at 2); Kamchatka holds with "
+        "3 armies."
+    )
+    said = out(risk, "attack", game, "alaska", "kamchatka", "--until-conquer")
+    assert said["stopped"] == {
+        "origin": "alaska",
+        "target": "kamchatka",
+        "armies_left": 1,
+        "target_armies": 3,
+        "stop_at": 1,
+    }
+    assert {"game_id", "version", "events", "phase", "to_act", "winner"} <= set(said)
+
+
+def test_must_occupy_and_a_lone_army_say_what_is_allowed(risk: Run, tmp_path: Path) -> None:
+    """issue 13: `must_occupy` names the command and the range; a free move from a territory
+    with one army says nothing can move, never "Move 1 to 0 armies"."""
+    game = new_game(risk, tmp_path, battle_doc([6, 6, 6, 1]))
+    result = risk("fortify", game, "alberta", "alaska", "1", code=1)
+    assert result.stderr == (
+        "Error: Nothing can move out of Alberta: its last army must stay. [not_enough_armies]\n"
+    )
+    risk("attack", game, "greenland", "iceland")
+    result = risk("end", game, code=1)
+    assert result.stderr == (
+        "Error: Move armies into Iceland first: occupy with 3 to 9 armies. [must_occupy]\n"
+    )
+    result = risk("occupy", game, "12", code=1)
+    assert result.stderr == "Error: Move between 3 and 9 armies into Iceland. [bad_count]\n"
+
+
+def test_setup_bad_count_names_the_option(risk: Run) -> None:
+    """issue 13: placing several armies at once in an alternate setup names setup_placement."""
+    v = out(risk, "new", "--players", "Ann,Bob,Cy", "--seed", "42")
+    shown = out(risk, "show", v["game_id"])
+    mine = next(t for t, c in shown["territories"].items() if c["owner"] == shown["to_act"])
+    result = risk("place", v["game_id"], mine, "3", code=1)
+    assert "setup_placement" in result.stderr and "all_at_once" in result.stderr
+    assert result.stderr.rstrip().endswith("[bad_count]")
+
+
+def test_a_destroy_mission_reads_after_an_elimination() -> None:
+    """issue 13 (CL-22): once the colour is destroyed, by another the fallback applies, by the
+    holder the mission is done; as `mission_done` checks it."""
+    import msgspec
+
+    from risk_core.insight import mission_reading
+
+    state = rc.replay(rc.start("classic", ["Ann", "Bob", "Cy"], seed=1))
+    destroy_blue = next(m for m in rc.load_board("classic").missions if m.id == "destroy_blue")
+    live = mission_reading(state, 0, destroy_blue)
+    assert live == {
+        "text_en": "Destroy Bob (blue); if another player destroys them first, conquer 24 "
+        "territories instead.",
+        "target": 1,
+        "fallback": False,
+    }
+    for by, text, fallback in (
+        (2, "Bob (blue) was destroyed by Cy: conquer 24 territories instead.", True),
+        (0, "Destroy Bob (blue): done.", False),
+    ):
+        state.players[1] = msgspec.structs.replace(
+            state.players[1], eliminated=True, eliminated_by=by
+        )
+        reading = mission_reading(state, 0, destroy_blue)
+        assert reading is not None and (reading["text_en"], reading["fallback"]) == (text, fallback)

@@ -200,9 +200,10 @@ def test_a_reused_request_id_with_other_content_is_refused() -> None:
     """Same id, same content: the first reply again (a retry); same id, other content:
     ``request_id_reused``, and nothing is decided."""
     import risk_core
-    from risk_service import GameService, ledger
+    from risk_service import GameService
     from risk_service.handler import Handler, Item
-    from risk_service.protocol import CommandRequest, NewGameRequest
+    from risk_service.protocol import CommandRequest
+    from tests.servicekit import claim, new_game
 
     with GameService("memory://") as service:
         service.create_schema()
@@ -215,10 +216,7 @@ def test_a_reused_request_id_with_other_content_is_refused() -> None:
             [reply] = handler.handle([Item(0, n, request, seen=True)], {0: 1})
             return reply
 
-        secret = ledger.new_secret()
-        new = NewGameRequest(
-            request_id="n1", game_id="g1", secret=secret, players=["Ann", "Bob", "Cy"], seed=1
-        )
+        new, _, invitations = new_game("g1", ["Ann", "Bob", "Cy"], request_id="n1", seed=1)
         created = ask(new)
         assert created.ok
         assert ask(new) == created  # a retry
@@ -230,17 +228,18 @@ def test_a_reused_request_id_with_other_content_is_refused() -> None:
         state = service.state("g1")
         seat = risk_core.to_act(state)
         assert seat is not None
-        token = created.data["tokens"][str(seat)]
+        claimed, key = claim(invitations[seat])
+        assert ask(claimed).ok
         command = risk_core.bots.choose(state, level="greedy", seed=1)
-        request = CommandRequest(
-            request_id="c1", game_id="g1", seat=seat, token=token, command=command
+        request = key.sign(
+            CommandRequest(request_id="c1", game_id="g1", seat=seat, command=command)
         )
         first = ask(request)
         assert first.ok
         assert ask(request) == first
         version = service.state("g1").version
         other_command = risk_core.bots.choose(service.state("g1"), level="random", seed=9)
-        reused = msgspec.structs.replace(request, command=other_command)
+        reused = key.sign(msgspec.structs.replace(request, command=other_command))
         assert ask(reused).code == "request_id_reused"
         assert service.state("g1").version == version  # nothing decided
 

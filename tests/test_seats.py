@@ -214,7 +214,7 @@ def risk(risk: Run) -> Any:
     else the text (the error text when ``code`` is not 0, standard output then empty)."""
 
     def run(*args: str, code: int = 0, as_json: bool = False) -> Any:
-        result = risk(*args, *(["--json"] if as_json else []), code=code)
+        result = risk(*args, *(["--json"] if as_json and not code else []), code=code)
         if code:
             assert result.stdout == ""
             return result.stderr
@@ -466,14 +466,16 @@ def test_new_remote_with_commanders(
     redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Through the service: `new --commander` sends the commanders (``NewGameRequest``), and
-    `show --as Republic` with the profile's tokens shows both seats' secrets; a bad one is
-    refused."""
+    `show --as Republic` with the keys the profile joined with shows both seats' secrets; a bad
+    one is refused."""
     from tests.servicekit import remote_cli
 
     flags = ["--commander", "Rex=Republic", "--commander", "Cody=Republic"]
     with remote_cli(redis_server.url, tmp_path, monkeypatch, as_json=False) as risk:
         made = json.loads(risk("new", *CLONE_WARS, *flags, "--id", "rcw", "--json"))
         assert made["commanders"] == {"0": "Republic", "1": "Republic"}
+        for invitation in made["invitations"].values():  # one profile joins every seat here
+            risk("join", invitation)
         v = json.loads(risk("show", "rcw", "--as", "Republic", "--json"))
         assert [("mission" in p) for p in v["players"]] == [True, True, False]
         secrets = secrets_part(risk("show", "rcw", "--as", "Republic"))
@@ -484,97 +486,79 @@ def test_new_remote_with_commanders(
 
 
 # --------------------------------------------------------------------------- service
-def test_service_reads_with_several_seat_tokens(tmp_path: Path) -> None:
-    """Tokens stay per seat: the player holding the tokens of seats 0 and 2 reads both at
-    once (``also``); every token must be its own seat's; commands go with the acting seat's."""
-    from risk_service import GameService, ledger
+def test_service_reads_with_several_seat_keys(tmp_path: Path) -> None:
+    """Keys stay per seat: the player holding the keys of seats 0 and 2 reads both at once
+    (``also``, each seat signing); every signature must be its own seat's key's; commands go
+    with the acting seat's (issue 12: signed commands)."""
+    from risk_service import GameService
     from risk_service.handler import Handler
-    from risk_service.protocol import CommandRequest, EventsRequest, NewGameRequest, ViewRequest
-    from tests.servicekit import Ask
+    from risk_service.protocol import CommandRequest, EventsRequest, ViewRequest
+    from risk_service.signing import SigningKey
+    from tests.servicekit import Ask, new_game, seated
 
     with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
         service.create_schema()
         ask = Ask(Handler(service))
-
-        created = ask(
-            NewGameRequest(
-                request_id="new",
-                game_id="cw",
-                secret=ledger.new_secret(),
-                players=[s.name for s in REPUBLIC],
-                seed=5,
-                commanders={0: "Republic", 2: "Republic"},
-            )
+        made = seated(
+            ask, "cw", [s.name for s in REPUBLIC], seed=5, commanders={0: "Republic", 2: "Republic"}
         )
-        assert created.ok, created
-        tokens = created.data["tokens"]
-        assert set(tokens) == {"0", "1", "2", "3"}  # one per seat, as before
+        keys = made.keys
+        assert set(keys) == {0, 1, 2, 3}  # one per seat, as before
         state = service.state("cw")
         assert seats_of(state, "Republic") == [0, 2]
 
-        def look(seat: int, token: str, also: dict[int, str]) -> Any:
+        def signed(request: Any, first: SigningKey, more: dict[int, SigningKey]) -> Any:
+            request = first.sign(
+                msgspec.structs.replace(request, also=dict.fromkeys(more, "") or msgspec.UNSET)
+            )
+            also = {s: k.signature(request) for s, k in more.items()}
+            return msgspec.structs.replace(request, also=also or msgspec.UNSET)
+
+        def look(first: SigningKey, more: dict[int, SigningKey]) -> Any:
             return ask(
-                ViewRequest(request_id=f"v{ask.n}", game_id="cw", seat=seat, token=token, also=also)
+                signed(ViewRequest(request_id=f"v{ask.n}", game_id="cw", seat=0), first, more)
             )
 
-        both = look(0, tokens["0"], {2: tokens["2"]})
+        both = look(keys[0], {2: keys[2]})
         assert both.ok and both.data == view(state, [0, 2])
-        assert look(0, tokens["0"], {2: tokens["1"]}).code == "unauthorized"
-        assert look(0, tokens["0"], {2: ""}).code == "unauthorized"
-        assert look(0, tokens["2"], {2: tokens["2"]}).code == "unauthorized"
+        assert look(keys[0], {2: keys[1]}).code == "bad_signature"
+        assert look(keys[2], {2: keys[2]}).code == "bad_signature"
+        unsigned = ViewRequest(request_id="u", game_id="cw", seat=0, also={2: ""})
+        assert ask(keys[0].sign(unsigned)).code == "bad_signature"
         log = ask(
-            EventsRequest(
-                request_id="e", game_id="cw", seat=0, token=tokens["0"], also={2: tokens["2"]}
-            )
+            signed(EventsRequest(request_id="e", game_id="cw", seat=0), keys[0], {2: keys[2]})
         )
         assert log.events == visible_events(service.events("cw"), [0, 2])
         acting = rc.to_act(state)
         assert acting is not None
         command = bots.choose(state, level="greedy", seed=0)
         moved = ask(
-            CommandRequest(
-                request_id="c",
-                game_id="cw",
-                seat=acting,
-                token=tokens[str(acting)],
-                command=command,
+            keys[acting].sign(
+                CommandRequest(request_id="c", game_id="cw", seat=acting, command=command)
             )
         )
         assert moved.ok, moved
-        bad = NewGameRequest(
-            request_id="bad",
-            game_id="cw2",
-            secret=ledger.new_secret(),
-            players=["A", "B", "C"],
-            commanders={0: "A"},  # itself
-        )
+        bad, _, _ = new_game("cw2", ["A", "B", "C"], commanders={0: "A"})  # itself
         assert ask(bad).code == "bad_commander"
-        assert (
-            ask(
-                NewGameRequest(
-                    request_id="far",
-                    game_id="cw3",
-                    secret=ledger.new_secret(),
-                    players=["A", "B", "C"],
-                    commanders={7: "Zed"},
-                )
-            ).code
-            == "bad_request"
-        )
+        far, _, _ = new_game("cw3", ["A", "B", "C"], commanders={7: "Zed"})
+        assert ask(far).code == "bad_request"
 
 
-def test_remote_player_with_the_tokens_of_its_seats(
+def test_remote_player_with_the_keys_of_its_seats(
     redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Through the service: a profile holding Republic's two seat tokens shows, logs and moves
-    as Republic; without the second seat's token its combined view is refused."""
+    """Through the service: a profile holding Republic's two seat keys shows, logs and moves
+    as Republic; without the second seat's key its combined view is refused."""
     from risk_cli.backend import RemoteBackend
+    from risk_service.signing import Invitation
     from tests.servicekit import remote_cli
 
     with remote_cli(redis_server.url, tmp_path, monkeypatch) as risk:
         backend = RemoteBackend(redis_server.url)
         try:
-            backend.new_game("classic", REPUBLIC, seed=5, options={}, game_id="rcw")
+            made = backend.new_game("classic", REPUBLIC, seed=5, options={}, game_id="rcw")
+            for invitation in made.invitations.values():  # one player joins every seat here
+                backend.join(Invitation.parse(invitation))
             v = backend.view("rcw", "Republic")
             assert [("mission" in p) for p in v["players"]] == [True, False, True, False]
             assert [p.get("commander") for p in v["players"]] == [
@@ -599,7 +583,7 @@ def test_remote_player_with_the_tokens_of_its_seats(
         while (v := risk("show", "rcw"))["to_act"] != 2:
             risk("place", "rcw", own_territory(v, v["to_act"]))
         assert risk("wait", "rcw", "--as", "Cody")["seat"] == 2
-        # Without seat 2's token the player's view is refused, not silently cut down.
+        # Without seat 2's key the player's view is refused, not silently cut down.
         path = tmp_path / "config" / "risk" / "profile.json"
         profile = json.loads(path.read_text())
         del profile["games"]["rcw"]["seats"]["2"]

@@ -303,7 +303,7 @@ def test_the_service_refuses_unknown_command_fields_too() -> None:
         "request_id": "r1",
         "game_id": "g",
         "seat": 0,
-        "token": "t",
+        "sig": "t",
         "command": {"type": "end", "seat": 0, "bogus": 3},
     }
     with pytest.raises(Malformed, match="bogus"):

@@ -20,7 +20,7 @@ from risk_service.client import ServiceClient, new_request_id
 from risk_service.handler import Handler, Item
 from risk_service.protocol import FIELD, GROUP, Keys, ViewRequest, encode, partition_of
 from risk_service.worker import Worker
-from tests.servicekit import Table, running, spawn_worker, stop_process
+from tests.servicekit import Ask, Table, running, seated, spawn_worker, stop_process
 
 KEYS = Keys()
 
@@ -80,8 +80,8 @@ def test_commands_replies_and_duplicates(redis_server: Any, tmp_path: Path) -> N
             "unknown_game": client.call(
                 ViewRequest(request_id=new_request_id(), game_id="nope")
             ).code,
-            "unauthorized": t.client.call(
-                t.request(risk_core.model.EndTurn(seat=seat), token="wrong")
+            "bad_signature": t.client.call(
+                t.request(risk_core.model.EndTurn(seat=seat), key=t.keys[other])
             ).code,
             "not_your_turn": t.send(risk_core.model.EndTurn(seat=other)).code,
         }
@@ -128,33 +128,19 @@ def test_redelivered_entries_are_recognised(tmp_path: Path) -> None:
         service.create_schema()
         handler = Handler(service)
         table = Table(client=None, game_id="g1")  # type: ignore[arg-type]
-        new = Item(0, 1, table_new_request("g1"))
-        [created] = handler.handle([new], {0: 1})
-        table.tokens = created.data["tokens"]
+        made = seated(Ask(handler), "g1", seed=1)
+        table.keys = made.keys
         table.events = risk_core.start("classic", ["Ann", "Bob", "Cy"], seed=1, game_id="g1")
         table.state = risk_core.replay(table.events)
         command = table.next_command()
-        item = Item(0, 2, table.request(command))
+        item = Item(0, 9, table.request(command))
         [first] = handler.handle([item], {0: 1})
         table.settle(command, first)
-        seen = Item(0, 2, item.request, seen=True)
+        seen = Item(0, 9, item.request, seen=True)
         assert handler.handle([seen], {0: 1}) == [first]
         fresh = Handler(service)  # another worker: nothing cached, the ledger answers
         assert fresh.handle([item], {0: 2}) == [first]
         assert service.events("g1") == table.events
-
-
-def table_new_request(game_id: str) -> Any:
-    from risk_service import ledger
-    from risk_service.protocol import NewGameRequest
-
-    return NewGameRequest(
-        request_id=f"new-{game_id}",
-        game_id=game_id,
-        secret=ledger.new_secret(),
-        players=["Ann", "Bob", "Cy"],
-        seed=1,
-    )
 
 
 def test_sigkill_mid_stream(redis_server: Any, tmp_path: Path) -> None:
@@ -252,8 +238,9 @@ def test_owner_actions_bots_and_deadlines(redis_server: Any, tmp_path: Path) -> 
         assert seat is not None
 
         def admin(**kw: Any) -> Any:
+            assert t.owner is not None
             return client.call(
-                AdminRequest(request_id=new_request_id(), game_id="own", token=t.owner, **kw)
+                t.owner.sign(AdminRequest(request_id=new_request_id(), game_id="own", **kw))
             )
 
         version = t.state.version

@@ -20,6 +20,10 @@ def test_remote_cli(redis_server: Any, tmp_path: Path, monkeypatch: pytest.Monke
         created = risk("new", "--players", "Ann,Bob,Cy", "--seed", "5", "--id", "cli1")
         profile = Path(created["profile"])
         assert stat.S_IMODE(profile.stat().st_mode) == 0o600
+        kept = json.loads(profile.read_text())["games"]["cli1"]
+        assert kept["seats"] == {} and kept["owner"]  # issue 12: no seat's secret for the creator
+        for invitation in created["invitations"].values():  # one profile joins every seat here
+            risk("join", invitation)
         assert set(json.loads(profile.read_text())["games"]["cli1"]["seats"]) == {"0", "1", "2"}
         seat = created["to_act"]
         mine = risk("show", "cli1", "--as", str(seat))
@@ -91,6 +95,7 @@ def test_remote_history(redis_server: Any, tmp_path: Path, monkeypatch: pytest.M
         assert "[game_not_over]" in remote("export", "live", code=1).stderr
         assert "[game_not_over]" in remote("audit", "live", code=1).stderr
         seat = created["to_act"]
+        remote("join", created["invitations"][str(seat)])
         mine = json.loads(remote("replay", "live", "--as", str(seat), "--json").stdout)
         theirs = json.loads(remote("replay", "live", "--json").stdout)
         assert "hand" in mine["state"]["players"][seat]

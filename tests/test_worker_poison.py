@@ -26,7 +26,6 @@ import pytest
 import redis
 from eventsourcing.persistence import OperationalError
 
-from risk_service import ledger
 from risk_service.client import ServiceClient, new_request_id
 from risk_service.protocol import (
     FIELD,
@@ -41,6 +40,7 @@ from risk_service.protocol import (
     encode,
     partition_of,
 )
+from risk_service.signing import SigningKey
 from risk_service.worker import Worker
 from tests.servicekit import Table, running
 from tests.test_worker import assert_log, play
@@ -146,7 +146,7 @@ CASES: dict[str, tuple[str | None, Hostile, str | None]] = {
     "invalid UTF-8 in a field": (
         "utf8",
         lambda s: (
-            b'{"request_id":"utf8","op":"view","game_id":"%s","token":"\xff\xfe"}' % GAME.encode()
+            b'{"request_id":"utf8","op":"view","game_id":"%s","sig":"\xff\xfe"}' % GAME.encode()
         ),
         "malformed",
     ),
@@ -158,7 +158,7 @@ CASES: dict[str, tuple[str | None, Hostile, str | None]] = {
     "oversized": (
         "big",
         lambda s: request_json(
-            request_id="big", op="view", game_id=GAME, token="x" * (MAX_REQUEST_BYTES + 1)
+            request_id="big", op="view", game_id=GAME, sig="x" * (MAX_REQUEST_BYTES + 1)
         ),
         "malformed",
     ),
@@ -174,7 +174,7 @@ CASES: dict[str, tuple[str | None, Hostile, str | None]] = {
     ),
     "a huge seat": (
         "seat",
-        lambda s: request_json(request_id="seat", op="view", game_id=GAME, seat=2**64, token="t"),
+        lambda s: request_json(request_id="seat", op="view", game_id=GAME, seat=2**64, sig="t"),
         "malformed",
     ),
     "a huge deadline (the owner's)": (
@@ -183,7 +183,7 @@ CASES: dict[str, tuple[str | None, Hostile, str | None]] = {
             request_id="deadline",
             op="admin",
             game_id=GAME,
-            token=s.table.owner,
+            sig="x",
             action="deadline",
             seconds=1e300,
         ),
@@ -191,7 +191,7 @@ CASES: dict[str, tuple[str | None, Hostile, str | None]] = {
     ),
     "a seat of the wrong type": (
         "types",
-        lambda s: request_json(request_id="types", game_id=GAME, seat="zero", token="t"),
+        lambda s: request_json(request_id="types", game_id=GAME, seat="zero", sig="t"),
         "malformed",
     ),
     "a game id of the wrong type": (
@@ -292,7 +292,8 @@ def test_a_failure_of_the_request_logic_fails_that_request_alone(
     stage.add(encode(ViewRequest(request_id="bad-read", game_id=GAME, at=2)))
     # The same command again under another id: decided after ``first``, refused by the rules
     # or accepted, but its ledger row fails to store.
-    stage.add(encode(msgspec.structs.replace(first, request_id="bad-write")))
+    again = t.keys[first.seat].sign(msgspec.structs.replace(first, request_id="bad-write"))
+    stage.add(encode(again))
     with running(worker):
         reply = stage.reply(first.request_id)
         assert reply is not None and reply.ok, reply
@@ -351,7 +352,7 @@ def test_a_store_that_is_down_is_retried(stage: Stage, caplog: pytest.LogCapture
 
 # --------------------------------------------------------------------------- fuzz
 FIELDS = [
-    "request_id", "op", "game_id", "seat", "token", "command", "at", "since", "upto", "also",
+    "request_id", "op", "game_id", "seat", "sig", "command", "at", "since", "upto", "also",
     "secret", "players", "seed", "options", "ask", "commanders", "action", "level", "seconds",
     "what", "version", "type", "x",
 ]  # fmt: skip
@@ -380,7 +381,7 @@ def _value(rnd: random.Random, depth: int = 0) -> Any:
 
 @dataclass
 class Attacker:
-    """Games of a player who holds their tokens, and the service's partition count."""
+    """Games of a player who holds their keys, and the service's partition count."""
 
     partitions: int
     tables: list[Table]
@@ -396,11 +397,28 @@ class Attacker:
         return doc
 
     def well_typed(self, rnd: random.Random, rid: str) -> dict[str, Any]:
-        """A request of the right shape with values at the edges, often with a valid token of
-        the attacker's own games (so that it reaches the rules)."""
+        """A request of the right shape with values at the edges, often signed with a valid
+        key of the attacker's own games (so that it reaches the rules)."""
+        doc = self._well_typed(rnd, rid)
+        mine = [t for t in self.tables if t.game_id == doc["game_id"]]
+        t = mine[0] if mine and rnd.random() < 0.8 else None
+        key = {"admin": t and t.owner, "new": SigningKey.generate()}.get(doc["op"])
+        if key is None and t is not None and isinstance(doc.get("seat"), int):
+            key = t.keys.get(doc["seat"])
+        try:
+            request = msgspec.convert(doc, REQUEST_TYPES[doc["op"]], strict=False)
+        except (msgspec.ValidationError, KeyError):
+            return doc
+        if key is None or doc["op"] in ("games", "history"):
+            return doc
+        if doc["op"] == "new":
+            request = msgspec.structs.replace(request, owner_key=key.public)
+        return msgspec.to_builtins(key.sign(request))
+
+    def _well_typed(self, rnd: random.Random, rid: str) -> dict[str, Any]:
         t = rnd.choice(self.tables)
         seat = rnd.choice([0, 1, 2, 255])
-        token = t.tokens.get(str(seat), "") if rnd.random() < 0.8 else "x"
+        token = "x"
         version = rnd.choice([None, 0, 1, 3, 2**63 - 1, -(2**63)])
         op = rnd.choice(["command", "view", "events", "new", "admin", "games", "history"])
         doc: dict[str, Any] = {"request_id": rid, "op": op, "game_id": t.game_id}
@@ -417,16 +435,19 @@ class Attacker:
                 "defend": {"dice": number},
             }
             command |= fields.get(kind, {})
-            doc |= {"seat": seat, "token": token, "command": command}
+            doc |= {"seat": seat, "sig": token, "command": command}
         elif op in ("view", "events"):
-            doc |= {"seat": rnd.choice([None, seat]), "token": token}
+            doc |= {"seat": rnd.choice([None, seat]), "sig": token}
             doc |= {"at": version} if op == "view" else {"since": version or 0, "upto": version}
             if rnd.random() < 0.3:
                 doc["also"] = {str(rnd.choice([0, 1, 2, 255])): rnd.choice([token, ""])}
         elif op == "new":
             doc["game_id"] = rnd.choice(["fzx-new", "bad id", "x" * 65, t.game_id])
             doc |= {
-                "secret": rnd.choice([ledger.new_secret(), "", "short"]),
+                "owner_key": rnd.choice([SigningKey.generate().public, "", "short"]),
+                "invitations": rnd.choice(
+                    [{}, {i: SigningKey.generate().public for i in range(3)}, {0: "x"}]
+                ),
                 "ruleset": rnd.choice(["classic", "napoleon", "nope"]),
                 "players": rnd.choice([[], ["A"] * 7, ["A", "B", "C"], ["", "\x00", "😀"]]),
                 "seed": rnd.choice([None, 2**63, -1, "seed", 10**100]),
@@ -435,11 +456,11 @@ class Attacker:
             }
         elif op == "admin":
             doc |= {
-                "token": t.owner if rnd.random() < 0.8 else token,
-                "action": rnd.choice(["bot", "human", "deadline"]),
+                "sig": token,
+                "action": rnd.choice(["bot", "human", "invite", "deadline"]),
                 "seat": rnd.choice([None, 0, 1, 2, 255]),
                 "level": rnd.choice(["greedy", "random", "nope"]),
-                "secret": rnd.choice([ledger.new_secret(), ""]),
+                "key": rnd.choice([SigningKey.generate().public, ""]),
                 "seconds": rnd.choice([None, 0, 1e-9, 0.05, MAX_DEADLINE_S]),
             }
         elif op == "history":
@@ -480,7 +501,7 @@ def test_fuzz_hostile_entries_while_honest_clients_play(
     redis_server: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """300 hostile entries (seeded: random bytes, random JSON, and well-typed requests with
-    values at the edges, many with a valid token of the attacker's own games) on every
+    values at the edges, many signed with a valid key of the attacker's own games) on every
     partition while three honest games play 12 commands each.  Every honest command is
     answered and stored once, in order; every hostile entry is acknowledged, answered when it
     carries a readable request id, and never fails a step or stops a partition."""

@@ -1,96 +1,117 @@
-"""Service security: tokens per seat and owner, refusals, and what views may show (ENG-07)."""
+"""Service security (issue 12): signed requests per seat and owner, refusals, and what views
+may show (ENG-07)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import redis
 
 import risk_core
 from risk_core import bots
-from risk_service import GameService, ledger
+from risk_service import GameService
 from risk_service.client import ServiceClient, new_request_id
 from risk_service.handler import Handler
 from risk_service.protocol import (
     AdminRequest,
+    CommandRequest,
     EventsRequest,
-    NewGameRequest,
     ViewRequest,
 )
+from risk_service.signing import WINDOW_MS
 from risk_service.worker import Worker
-from tests.servicekit import PLAYERS, Ask, Table, running
+from tests.servicekit import Ask, Table, running, seated
 
 
 def test_refusals(redis_server: Any, tmp_path: Path) -> None:
-    """Wrong token, another seat's token, another seat's request replayed, another seat's
-    view, an owner action without the owner token: all refused, nothing changes."""
+    """issue 12: a command signed with another seat's key, altered after signing, or sent again
+    under another seat or request id is refused (``bad_signature``); one signed long ago is
+    ``stale_request``; one sent again as it was changes nothing; another seat's view, a read
+    sent again, and an owner action signed by a seat are refused; nothing changes, and no
+    private key or invitation secret is stored anywhere."""
     store = f"sqlite://{tmp_path / 'games.db'}"
     with (
         running(Worker(redis_server.url, store, lease_ms=900)),
         ServiceClient(redis_server.url) as client,
     ):
         t = Table(client, "sec").create()
-        assert t.state is not None
+        assert t.state is not None and t.owner is not None
         seat = risk_core.to_act(t.state)
         assert seat is not None
         other = (seat + 1) % 3
         command = t.next_command()
-        assert t.send(command, token="not-a-token").code == "unauthorized"
-        assert t.send(command, token=t.tokens[str(other)]).code == "unauthorized"
+        assert t.send(command, key=t.keys[other]).code == "bad_signature"  # forged
+        assert t.send(command, key=t.owner).code == "bad_signature"  # the owner is no seat
+        signed = t.request(command)
+        altered = msgspec.structs.replace(signed, command=risk_core.model.EndTurn(seat=seat))
+        assert client.call(altered).code == "bad_signature"
+        old = t.keys[seat].sign(msgspec.structs.replace(signed, ts=0), stamp=False)
+        assert client.call(old).code == "stale_request"
+        ahead = msgspec.structs.replace(signed, ts=signed.ts + 2 * WINDOW_MS)
+        assert client.call(t.keys[seat].sign(ahead, stamp=False)).code == "stale_request"
         accepted = t.request(t.next_command())
-        assert t.settle(accepted.command, client.call(accepted)).ok
-        # Replayed by another seat, with its own valid token (or with the original seat).
-        for s in (other, seat):
-            replay = msgspec_replace(accepted, seat=s, token=t.tokens[str(other)])
-            assert client.call(replay).code == "unauthorized"
-        stolen = ViewRequest(
-            request_id=new_request_id(), game_id="sec", seat=other, token=t.tokens[str(seat)]
-        )
-        assert client.call(stolen).code == "unauthorized"
-        log = EventsRequest(request_id=new_request_id(), game_id="sec", seat=other, token="")
-        assert client.call(log).code == "unauthorized"
-        coup = AdminRequest(
-            request_id=new_request_id(),
-            game_id="sec",
-            token=t.tokens[str(seat)],
-            action="bot",
-            seat=other,
-        )
-        assert client.call(coup).code == "unauthorized"
+        first = client.call(accepted)
+        assert t.settle(accepted.command, first).ok
         version = t.state.version
+        # Sent again as it was: the first outcome, nothing applied twice.
+        assert client.call(accepted) == first
+        # Sent again by another seat, or under another request id: not its signature.
+        for changes in ({"seat": other}, {"request_id": new_request_id()}):
+            replay = msgspec.structs.replace(accepted, **changes)
+            assert client.call(replay).code == "bad_signature", changes
+        stolen = t.keys[seat].sign(
+            ViewRequest(request_id=new_request_id(), game_id="sec", seat=other)
+        )
+        assert client.call(stolen).code == "bad_signature"
+        unsigned = EventsRequest(request_id=new_request_id(), game_id="sec", seat=other)
+        assert client.call(unsigned).code == "bad_signature"
+        mine = t.keys[seat].sign(ViewRequest(request_id=new_request_id(), game_id="sec", seat=seat))
+        assert client.call(mine).ok
+        assert client.call(mine).code == "replayed"  # a read sent again
+        coup = t.keys[seat].sign(
+            AdminRequest(request_id=new_request_id(), game_id="sec", action="bot", seat=other)
+        )
+        assert client.call(coup).code == "bad_signature"
         spectator = client.call(ViewRequest(request_id=new_request_id(), game_id="sec"))
         assert spectator.ok and spectator.version == version
         assert all("hand" not in p and "mission" not in p for p in spectator.data["players"])
+        r = redis.Redis.from_url(redis_server.url)
+        streams = b"".join(
+            fields[b"r"] for key in r.keys("risk:cmd:*") for _, fields in r.xrange(key)
+        )
+    secrets = [k.text.split(":", 1)[1] for k in [*t.keys.values(), t.owner]]
     with GameService(store) as service:
         assert service.events("sec") == t.events
-        # Only salted hashes are stored: no token appears anywhere in the store.
         db = (tmp_path / "games.db").read_bytes()
-        for token in [*t.tokens.values(), t.owner]:
-            assert token.encode() not in db
-    r = redis.Redis.from_url(redis_server.url)
-    assert not any(b"token" in k for k in r.keys("*"))
+    for secret in secrets:  # only public keys left the players' machines
+        assert secret.encode() not in db and secret.encode() not in streams
+    assert b"sig" in streams  # the streams were read: signed requests
 
 
-def test_token_hashes() -> None:
-    """Stored token hashes are salted and one-way; a token verifies only against its own hash,
-    and the scrypt hashes stored by earlier versions still verify."""
-    token = ledger.derive_token(ledger.new_secret(), "g", 0)
-    other = ledger.derive_token(ledger.new_secret(), "g", 0)
-    stored = ledger.hash_token(token)
-    assert stored.startswith("sha256$") and token not in stored
-    assert stored != ledger.hash_token(token)  # salted: the same token hashes differently
-    assert ledger.verify_token(token, stored)
-    assert not ledger.verify_token(other, stored)
-    assert not ledger.verify_token("", stored) and not ledger.verify_token(token, None)
-    assert not ledger.verify_token(token, "md5$abc$def") and not ledger.verify_token(token, "$")
-    salt = b"0123456789abcdef"
-    digest = hashlib.scrypt(token.encode(), salt=salt, n=2**11, r=8, p=1, dklen=32)
-    legacy = f"scrypt$2048$8$1${ledger._b64(salt)}${ledger._b64(digest)}"
-    assert ledger.verify_token(token, legacy)
-    assert not ledger.verify_token(other, legacy)
+def test_requests_of_unclaimed_and_computer_seats(tmp_path: Path) -> None:
+    """issue 12: a seat nobody claimed, or one handed to the computer, has no key: any request
+    for it is ``unauthorized``; a claimed seat's key stops working once the owner hands it to
+    the computer."""
+    with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
+        service.create_schema()
+        ask = Ask(Handler(service))
+        made = seated(ask, "bots", seed=2)
+        owner, keys = made.owner, made.keys
+        state = service.state("bots")
+        seat = risk_core.to_act(state)
+        assert seat is not None
+        command = bots.choose(state, level="greedy", seed=0)
+        bot = AdminRequest(request_id="bot", game_id="bots", action="bot", seat=seat)
+        assert ask(owner.sign(bot)).ok
+        late = keys[seat].sign(
+            CommandRequest(request_id="late", game_id="bots", seat=seat, command=command)
+        )
+        assert ask(late).code == "unauthorized"
+        look = keys[seat].sign(ViewRequest(request_id="look", game_id="bots", seat=seat))
+        assert ask(look).code == "unauthorized"
 
 
 def msgspec_replace(request: Any, **changes: Any) -> Any:
@@ -131,40 +152,27 @@ def test_every_view_of_a_full_game(tmp_path: Path) -> None:
     with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
         service.create_schema()
         ask = Ask(Handler(service))
-        secret = ledger.new_secret()
-        new = NewGameRequest(
-            request_id="new",
-            game_id="full",
-            secret=secret,
-            players=PLAYERS,
-            seed=6_271_828_182_845_904_523,
-        )
-        created = ask(new)
-        tokens = created.data["tokens"]
-
-        from risk_service.protocol import CommandRequest
-
+        keys = seated(ask, "full", seed=6_271_828_182_845_904_523).keys
         commands = 0
         while True:
             state = service.state("full")
             for seat in (None, 0, 1, 2):
-                token = "" if seat is None else tokens[str(seat)]
-                v = ask(ViewRequest(request_id=f"v{ask.n}", game_id="full", seat=seat, token=token))
+                sign = (lambda r: r) if seat is None else keys[seat].sign
+                v = ask(sign(ViewRequest(request_id=f"v{ask.n}", game_id="full", seat=seat)))
                 check_view(v.data, seat, state)
-                e = ask(
-                    EventsRequest(request_id=f"e{ask.n}", game_id="full", seat=seat, token=token)
-                )
+                e = ask(sign(EventsRequest(request_id=f"e{ask.n}", game_id="full", seat=seat)))
                 check_view(e.events, seat, state)
             if state.phase == "over" or commands > 3000:
                 break
             command = bots.choose(state, level="greedy", seed=commands)
             reply = ask(
-                CommandRequest(
-                    request_id=f"c{commands}",
-                    game_id="full",
-                    seat=command.seat,
-                    token=tokens[str(command.seat)],
-                    command=command,
+                keys[command.seat].sign(
+                    CommandRequest(
+                        request_id=f"c{commands}",
+                        game_id="full",
+                        seat=command.seat,
+                        command=command,
+                    )
                 )
             )
             assert reply.ok, reply

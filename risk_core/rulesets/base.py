@@ -730,7 +730,12 @@ class RuleSet:
                 "not_enough_armies", f"You have only {state.setup_left[seat]} armies left to place."
             )
         if count != 1 and state.options.get("setup_placement", "alternate") == "alternate":
-            raise RuleError("bad_count", "During setup, place one army at a time (DEC-15).")
+            raise RuleError(
+                "bad_count",
+                "During setup, place one army at a time (DEC-15: option setup_placement is "
+                "alternate; a game started with setup_placement=all_at_once places them all "
+                "at once).",
+            )
         emit(SetupPlaced(seat=seat, territory=self.board.territories[t].id, count=count))
 
     def _trade(self, state: GameState, cmd: Trade, emit: Emit) -> None:
@@ -760,7 +765,7 @@ class RuleSet:
     def _attack(self, state: GameState, cmd: Attack, emit: Emit) -> None:
         if state.phase != "attack":
             if state.phase == "occupy":
-                raise RuleError("must_occupy", "Move armies into the conquered territory first.")
+                raise self.must_occupy(state)
             if state.phase in ("reinforce", "elim_trade"):
                 code = "must_trade" if self.must_trade(state, cmd.seat) else "must_place"
                 raise RuleError(code, f"Place your {state.reserve} armies before attacking.")
@@ -830,7 +835,10 @@ class RuleSet:
         if state.phase != "occupy" or occ is None:
             raise RuleError("wrong_phase", "There is no conquered territory to occupy.")
         if not occ.min <= cmd.count <= occ.max:
-            raise RuleError("bad_count", f"Move between {occ.min} and {occ.max} armies.")
+            raise RuleError(
+                "bad_count",
+                f"Move between {occ.min} and {occ.max} armies into {self.board.name(occ.target)}.",
+            )
         emit(self._occupied(state, cmd.seat, occ, cmd.count))
 
     def _fortify(self, state: GameState, cmd: Fortify, emit: Emit) -> None:
@@ -850,17 +858,35 @@ class RuleSet:
                 f"({mode} free move).",
             )
         if not 1 <= cmd.count <= state.armies[o] - 1:
-            raise RuleError(
-                "not_enough_armies",
-                f"Move 1 to {state.armies[o] - 1} armies (leave 1 in {self.board.name(o)}).",
-            )
+            raise RuleError("not_enough_armies", self.movable_text(o, state.armies[o] - 1))
         emit(Fortified(seat=seat, origin=cmd.origin, target=cmd.target, count=cmd.count))
         self.after_fortify(state, emit)
+
+    def must_occupy(self, state: GameState) -> RuleError:
+        """The error for a command other than ``occupy`` while a conquest waits for it: what
+        to do, where, and how many armies may move in."""
+        occ = state.occupation
+        if occ is None:
+            return RuleError("must_occupy", "Move armies into the conquered territory first.")
+        return RuleError(
+            "must_occupy",
+            f"Move armies into {self.board.name(occ.target)} first: occupy with "
+            f"{occ.min}" + (f" to {occ.max}" if occ.max > occ.min else "") + " armies.",
+        )
+
+    def movable_text(self, origin: int, most: int, unit: str = "army") -> str:
+        """Why a free move's count is refused: the counts ``origin`` allows, or that nothing
+        can leave it (never "Move 1 to 0 armies")."""
+        name = self.board.name(origin)
+        if most < 1:
+            return f"Nothing can move out of {name}: its last {unit} must stay."
+        units = "armies" if unit == "army" else f"{unit}s"
+        return f"Move 1 to {most} {units} (leave 1 in {name})."
 
     def _end(self, state: GameState, cmd: EndTurn, emit: Emit) -> None:
         if state.phase != "attack":
             if state.phase == "occupy":
-                raise RuleError("must_occupy", "Move armies into the conquered territory first.")
+                raise self.must_occupy(state)
             raise RuleError("wrong_phase", f"You cannot end your turn in the {state.phase} phase.")
         self.end_turn(state, emit)
 

@@ -895,8 +895,7 @@ class Napoleon2P(Napoleon):
             )
         if not 1 <= cmd.count <= state.armies[o] - 1:
             raise RuleError(
-                "not_enough_armies",
-                f"Move 1 to {state.armies[o] - 1} regiments (leave 1 in {self.board.name(o)}).",
+                "not_enough_armies", self.movable_text(o, state.armies[o] - 1, "regiment")
             )
         if state.phase == "ally_maneuver" and ally not in self.steps(state).maneuvers:
             raise RuleError(

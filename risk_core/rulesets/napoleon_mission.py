@@ -392,7 +392,7 @@ class NapoleonMission(Napoleon):
             if seat != state.current:
                 return RuleError("not_your_turn", "Announce objectives during your own turn.")
             if state.phase == "occupy":
-                return RuleError("must_occupy", "Move armies into the conquered territory first.")
+                return self.must_occupy(state)
         if objectives(state, seat).announced == state.turn:
             return RuleError(
                 "one_per_turn", "You have already announced an objective this turn (NAP-MIS-06)."

