@@ -2,16 +2,22 @@
 
 Thin commands over ``risk_service.audit`` and ``risk_service.exchange``.  An export holds the
 whole history, seeds included, and an audit prints recorded events as they are: both are for
-the owner of the store (or of the file).
+the owner of the store (or of the file).  Histories are streamed: a stored game is read a page
+at a time, a file by passes over its lines (standard input is first copied to a temporary
+file, as a pass cannot read it twice), and an export is written as it is read.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
+import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 import msgspec
@@ -22,14 +28,22 @@ from risk_cli.history import progress_bar
 from risk_core import RiskError, load_board
 from risk_core.views import view
 from risk_service.audit import AuditReport, audit_game
-from risk_service.exchange import audit_export, import_game, read_header
+from risk_service.exchange import audit_export, import_game, read_header, write_game
+
+SPOOL = 8 << 20  # standard input larger than this is copied to a temporary file
 
 
-def read_input(path: Path) -> bytes:
-    """A file's bytes; ``-`` is standard input."""
-    with click.open_file(str(path), "rb") as f:
-        data: bytes = f.read()
-    return data
+@contextlib.contextmanager
+def open_input(path: Path) -> Iterator[IO[bytes]]:
+    """A file to read by passes; ``-`` is standard input, copied first (it reads only once)."""
+    if str(path) != "-":
+        with path.open("rb") as f:
+            yield f
+        return
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL) as copy:
+        shutil.copyfileobj(sys.stdin.buffer, copy)
+        copy.seek(0)
+        yield copy  # type: ignore[misc]  # a SpooledTemporaryFile reads and seeks as a file
 
 
 # --------------------------------------------------------------------------- audit
@@ -55,9 +69,12 @@ def audit(app: App, game_id: str | None, path: Path | None, as_json: bool) -> No
     """
     if (game_id is None) == (path is None):
         raise click.UsageError("Name a stored GAME or an export --file (one of them).")
-    if path is not None or app.backend.remote:
-        # A file, or the service's export (of a finished game only): audited here.
-        data = read_input(path) if path is not None else app.backend.export(str(game_id))
+    if path is not None:
+        with open_input(path) as f, progress_bar(read_header(f).events, "audit") as bar:
+            report = audit_export(f, progress=bar.update)
+    elif app.backend.remote:
+        # The service's export (of a finished game only): audited here.
+        data = app.backend.export(str(game_id))
         with progress_bar(read_header(data).events, "audit") as bar:
             report = audit_export(data, progress=bar.update)
     elif game_id is not None:
@@ -130,28 +147,39 @@ def export(app: App, game_id: str, output: Path | None, as_json: bool) -> None:
     summary of what was written.  With --redis only a finished game can be exported
     [game_not_over].
     """
-    data = app.backend.export(game_id)
-    if output is None:
-        click.echo(data, nl=False)  # bytes go to the binary stream as they are
+    if app.backend.remote:
+        data = app.backend.export(game_id)
+        if output is None:
+            click.echo(data, nl=False)  # bytes go to the binary stream as they are
+            return
+        with _atomic_output(output) as f:
+            f.write(data)
+        header = read_header(data)
+        records = data.count(b"\n") - 1  # a line per record after the header
+    elif output is None:
+        write_game(app.service, game_id, sys.stdout.buffer)  # written as it is read
+        sys.stdout.buffer.flush()
         return
-    _write_atomically(output, data)
-    header = read_header(data)
+    else:
+        with _atomic_output(output) as f:
+            written = write_game(app.service, game_id, f)
+        header, records = written.header, written.records
     if as_json:
         echo_json({"game_id": game_id, "file": str(output), **msgspec.to_builtins(header)})
         return
-    records = data.count(b"\n") - 1  # a line per record after the header
     click.echo(
         f"Exported game {game_id} ({header.events} events, {records} records) to {output}; "
         f"digest {header.digest}."
     )
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+@contextlib.contextmanager
+def _atomic_output(path: Path) -> Iterator[IO[bytes]]:
     # A reader never sees half a file: write beside it, then rename over it.
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -175,11 +203,11 @@ def import_(app: App, path: Path, new_id: str | None, as_json: bool) -> None:
     game is stored in one write.  Otherwise nothing is written and the error says why
     [bad_export] (or [version_mismatch] for other rules or board data).
     """
-    data = read_input(path)
-    total = read_header(data).events  # a foreign file is refused before a store is opened
-    service = app.local_service("risk import")
-    with progress_bar(total, "import") as bar:
-        imported = import_game(service, data, game_id=new_id, progress=bar.update)
+    with open_input(path) as f:
+        total = read_header(f).events  # a foreign file is refused before a store is opened
+        service = app.local_service("risk import")
+        with progress_bar(total, "import") as bar:
+            imported = import_game(service, f, game_id=new_id, progress=bar.update)
     v = view(imported.state, None)
     if as_json:
         echo_json(

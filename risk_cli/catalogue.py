@@ -210,6 +210,11 @@ def boards_show(name: str, as_json: bool) -> None:
     else:
         board = load_board(name)  # validates the name before any file is read
         folder = BOARDS_DIR / name
+        if not (folder / "board.json").is_file():  # a rule family's own board (``board_dir``)
+            from risk_core.rulesets.base import registered
+
+            homes = [c.board_dir for c in registered().values() if c.board_name == name]
+            folder = Path(next((h for h in homes if h), folder))
     if as_json:
         click.echo((folder / "board.json").read_text(encoding="utf-8"), nl=False)
     else:

@@ -22,11 +22,13 @@ from risk_cli.common import (
     seats_named,
 )
 from risk_cli.profile import profile_path
+from risk_cli.turns import position, turn_option
 from risk_core import Event, RiskError, SeatInfo, SetupError, load_board
 from risk_core.board import unverified_facts
 from risk_core.model import GameStarted, OptionValue
 from risk_core.rulesets.base import COLOURS
 from risk_core.seats import check_commanders
+from risk_core.turns import turn_span, turn_starts_json
 
 MAX_VERSION = (1 << 63) - 1  # a store's largest integer (SQLite INTEGER, PostgreSQL bigint)
 
@@ -314,14 +316,18 @@ def games(app: App, as_json: bool) -> None:
     metavar="VERSION",
     help="The board after this many events (default: now).",
 )
+@turn_option()
 @json_option
 @pass_app
-def show(app: App, game_id: str, as_seat: str | None, at: int | None, as_json: bool) -> None:
+def show(
+    app: App, game_id: str, as_seat: str | None, at: int | None, turn: int | None, as_json: bool
+) -> None:
     """Show the board by continent, the players and whose turn it is.
 
-    Without --as (or RISK_SEAT) you are a spectator and see no hand or mission.
+    Without --as (or RISK_SEAT) you are a spectator and see no hand or mission.  --turn T
+    shows the board at the start of turn T.
     """
-    v = app.backend.view(game_id, as_seat, at=at)
+    v = app.backend.view(game_id, as_seat, at=position(app.backend, game_id, at, turn))
     if as_json:
         echo_json({"game_id": game_id, **v})
     else:
@@ -337,20 +343,33 @@ def viewer_seats(v: dict[str, Any], ref: str | None) -> list[int] | None:
 @click.command()
 @game_argument
 @as_option("Read the log as this seat: its own draws and mission are shown.")
+@turn_option("Only turn TURN's events: from its turn_started to the next turn's.")
 @json_option
 @pass_app
-def log(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
+def log(app: App, game_id: str, as_seat: str | None, turn: int | None, as_json: bool) -> None:
     """Print the game's history, one line per event.
 
-    Cards drawn and missions stay hidden unless they are yours (--as).
+    Cards drawn and missions stay hidden unless they are yours (--as).  --turn T prints turn
+    T's events only.
     """
     shown = app.backend.events(game_id, as_seat)
     started = shown[0] if shown else {}
     if started.get("type") != "game_started":
         raise RiskError("bad_history", f"Game {game_id} does not begin with game_started.")
+    first, last = 1, len(shown)
+    if turn is not None:
+        first, last = turn_span(turn_starts_json(shown), turn, len(shown), game_id)
     if as_json:
-        echo_json({"game_id": game_id, "version": len(shown), "events": shown})
+        if turn is None:
+            echo_json({"game_id": game_id, "version": len(shown), "events": shown})
+        else:
+            events = shown[first - 1 : last]
+            echo_json(
+                {"game_id": game_id, "turn": turn, "from": first, "version": last, "events": events}
+            )
         return
     names = render.Names(load_board(started["board"]), started["players"])
-    for version, d in enumerate(shown, start=1):
-        click.echo(f"{version:>6}  {render.event_line(d, names)}")
+    for version, d in enumerate(shown[:last], start=1):
+        line = render.event_line(d, names)  # every event, to follow who holds what
+        if version >= first:
+            click.echo(f"{version:>6}  {line}")

@@ -72,6 +72,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "setup-redis": ("risk_cli.access:setup_redis", "Create the service's Redis users on your own server (--redis: an administrator's URL)."),
     "simulate": ("risk_cli.whatif:simulate", "Play many futures of a position with bots and new dice, and report each seat's chances."),
     "compare": ("risk_cli.whatif:compare", "Simulate two positions side by side: each seat's chances and whether they differ."),
+    "view": ("risk_cli.webview.command:view", "Show a game in your web browser: its map, replay, log, branches, charts and luck."),
     # Add a new command above this line: "verb": ("risk_cli.module:function", "Short help."),
 }  # fmt: skip
 
@@ -91,6 +92,15 @@ FAMILY_COMMANDS: dict[str, tuple[str, str]] = {
     "airfield": ("risk_cli.risk2008_moves:airfield", "Place the airfield you have just won on TERRITORY, one of yours (R08-CC-10)."),
     "strategic": ("risk_cli.risk2008_moves:strategic", "The Strategic Maneuver reward: move COUNT from FROM to TO before attacking (R08-CC-11)."),
     "hq": ("risk_cli.risk2008_moves:hq", "Risk 2008's board facts: cities, capitals, airfields, face-up missions and rewards."),
+    "piece": ("risk_cli.napoleon_advanced_moves:piece", "Set-up: place your general, then your fortification, on TERRITORY (NAP-ADV-09)."),
+    "convert": ("risk_cli.napoleon_advanced_moves:convert", "Convert reinforcement regiments into ships, a general, an admiral or a fortification."),
+    "naval-attack": ("risk_cli.napoleon_advanced_moves:naval_attack", "Attack the ships in sea zone TO from zone FROM, or sail into TO when it is empty."),
+    "lead": ("risk_cli.napoleon_advanced_moves:lead", "Choose how many GENERALS of FROM lead its attacks this turn (DEC-23)."),
+    "play-card": ("risk_cli.napoleon_advanced_moves:play_card", "Play territory CARD for its effect in its phase window (NAP-ADV-26)."),
+    "ransom": ("risk_cli.napoleon_advanced_moves:ransom", "Buy back a general or admiral from CAPTOR (seat or name) for 1 regiment (NAP-ADV-25)."),
+    "move-general": ("risk_cli.napoleon_advanced_moves:move_general", "A general's maneuver from FROM to TO with COUNT regiments that were with it (NAP-ADV-39)."),
+    "move-fleet": ("risk_cli.napoleon_advanced_moves:move_fleet", "The naval maneuver: SHIPS from zone FROM to zone TO, through your zones (NAP-ADV-39)."),
+    "move-admiral": ("risk_cli.napoleon_advanced_moves:move_admiral", "An admiral's maneuver from zone FROM to TO with SHIPS that were with it (NAP-ADV-39)."),
 }  # fmt: skip
 
 

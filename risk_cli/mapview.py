@@ -26,6 +26,7 @@ import click
 from risk_cli import render
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app
 from risk_cli.games import Version
+from risk_cli.turns import position, turn_option
 from risk_core import Board, load_board
 
 JsonDict = dict[str, Any]
@@ -50,6 +51,7 @@ SPARE = ("#ff7f0e", "#17becf", "#8c564b", "#e377c2")  # colours a family may nam
 NOBODY = "#bbbbbb"
 DARK = {"#d62728", "#1f5fbf", "#2ca02c", "#333333", "#8e44ad", "#8c564b"}
 BORDER_INK, SEA_INK, GROUP_INK, HIGHLIGHT = "#8a8a8a", "#3a7bd5", "#c9c2b0", "#ff8c00"
+CROSSINGS = ("sea", "lane")  # links that are not a shared border (a hyperspace lane): dashed
 BACKGROUND = "#fbf8ef"
 
 
@@ -202,7 +204,7 @@ def _edges(board: Board) -> list[Shape]:
     out: list[Shape] = []
     for e in board.edges:
         a, b = (board.territories[board.index[x]].pos for x in (e.a, e.b))
-        sea = e.kind == "sea"
+        sea = e.kind in CROSSINGS
         data = {"edge": f"{e.a}|{e.b}", "kind": e.kind}
         out.append(Lines(_segments(a, b), SEA_INK if sea else BORDER_INK, 1.2, sea, data))
     return out
@@ -365,7 +367,7 @@ def text_board(game_id: str, v: JsonDict, board: Board, move: JsonDict | None) -
             owner = cell["owner"]
             who = v["players"][owner]["name"] if owner >= 0 else "unclaimed"
             near = ", ".join(
-                board.territories[j].name_en + ("~" if board.edge_kind(t, j) == "sea" else "")
+                board.territories[j].name_en + ("~" if board.edge_kind(t, j) in CROSSINGS else "")
                 for j in sorted(board.neighbours[t], key=lambda j: board.territories[j].name_en)
             )
             pad = " " * (names - len(who))
@@ -405,6 +407,7 @@ def map_data(game_id: str, v: JsonDict, board: Board, move: JsonDict | None) -> 
 @game_argument
 @as_option("Look as this seat (owners and armies are public: the map is the same).")
 @click.option("--at", type=Version(), metavar="VERSION", help="The board after this many events.")
+@turn_option()
 @click.option(
     "-o",
     "--output",
@@ -419,6 +422,7 @@ def map_(
     game_id: str,
     as_seat: str | None,
     at: int | None,
+    turn: int | None,
     output: Path | None,
     as_text: bool,
     as_json: bool,
@@ -432,7 +436,7 @@ def map_(
     suffix = output.suffix.lower() if output is not None else ""
     if output is not None and suffix not in (".svg", ".png"):
         raise click.BadParameter("the file must end in .svg or .png.", param_hint="--output")
-    v = app.backend.view(game_id, as_seat, at=at)
+    v = app.backend.view(game_id, as_seat, at=position(app.backend, game_id, at, turn))
     board = load_board(v["board"])
     move = last_move(app.backend.events(game_id, as_seat, upto=v["version"]), board)
     if as_json and output is None:

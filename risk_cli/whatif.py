@@ -30,6 +30,8 @@ from tqdm import tqdm  # type: ignore[import-untyped]  # no stubs shipped
 
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
 from risk_cli.games import Version, parse_seed
+from risk_cli.turns import position as at_or_turn
+from risk_cli.turns import turn_option
 from risk_core import GameState, RiskError, encode, ruleset_of
 from risk_core.bots import LEVELS
 from risk_core.whatif import (
@@ -316,6 +318,7 @@ def simulation_options(f: Any) -> Any:
     metavar="VERSION",
     help="Simulate the position after this many events (default: now).",
 )
+@turn_option("Simulate the position at the start of turn TURN (right after its turn_started).")
 @click.option(
     "--keep",
     "keep_count",
@@ -330,6 +333,7 @@ def simulate(
     app: App,
     game_id: str,
     at: int | None,
+    turn: int | None,
     keep_count: int,
     runs: int,
     level: str,
@@ -352,6 +356,7 @@ def simulate(
     service = app.local_service("risk simulate")
     if keep_count < 0 or keep_count > runs:
         raise RiskError("bad_keep", f"--keep is 0 to --runs ({runs}), not {keep_count}.")
+    at = at_or_turn(app.backend, game_id, at, turn)
     state, plan = position(service, game_id, at, setup)
     if keep_count and plan.viewer is not None:
         raise RiskError(
@@ -399,6 +404,7 @@ def simulate(
 @click.argument("b", metavar="GAME_B")
 @click.option("--at-a", type=Version(1), metavar="VERSION", help="A after this many events.")
 @click.option("--at-b", type=Version(1), metavar="VERSION", help="B after this many events.")
+@turn_option("Both at the start of turn TURN (each right after its turn_started).")
 @simulation_options
 @pass_app
 def compare(
@@ -407,6 +413,7 @@ def compare(
     b: str,
     at_a: int | None,
     at_b: int | None,
+    turn: int | None,
     runs: int,
     level: str,
     turns: int | None,
@@ -424,6 +431,8 @@ def compare(
     """
     setup = check_setup(runs, level, turns, max_turns, jobs, seed, as_seat)
     service = app.local_service("risk compare")
+    at_a = at_or_turn(app.backend, a, at_a, turn, "--at-a")
+    at_b = at_or_turn(app.backend, b, at_b, turn, "--at-b")
     state_a, plan_a = position(service, a, at_a, setup)
     state_b, plan_b = position(service, b, at_b, setup)
     names = [p.name for p in state_a.players]

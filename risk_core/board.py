@@ -49,7 +49,8 @@ from risk_core.names import NameIndex, build_index, resolve
 from risk_core.names import normalise_name as normalise_name
 
 Symbol = Literal["infantry", "cavalry", "artillery"]
-EdgeKind = Literal["border", "sea"]
+# "lane": a Clone Wars hyperspace lane (CW-01), adjacency like a border, drawn like a sea line.
+EdgeKind = Literal["border", "sea", "lane"]
 
 # Army colours a "destroy" mission may name (CL-01: six colours).
 MISSION_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "black", "purple")

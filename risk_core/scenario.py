@@ -22,7 +22,7 @@ scenario game is replayed, branched and audited like any other.  Example (TOML):
     kamchatka = { owner = 1, armies = 2 }
     # ...
 
-    [hands]                  # cards by territory name or "joker"
+    [hands]                  # cards by territory name, "joker", or id (a card of no territory)
     Ann = ["alaska", "brazil", "joker"]
 
     [missions]               # classic only; default: dealt at random
@@ -183,7 +183,7 @@ def scenario_opening(
         raise bad("A card is in two hands.")
     missions = _missions(rs, scenario, seat, len(seats), seed64)
     rng = Rng(seed64, 1 << 32)  # a stream position far from the game's own draws
-    deck = rng.shuffle([c for c in board.deck_cards("main") if c not in held])
+    deck = rng.shuffle([c for c in rs.scenario_deck() if c not in held])
     position = PositionSet(
         owners=tuple(owners),
         armies=tuple(armies),
@@ -273,7 +273,7 @@ def _per_seat(mapping: dict[str, Any], seat: Any, n: int, empty: Any) -> list[An
 
 def _hand(rs: RuleSet, cards: list[str]) -> list[int]:
     board, out = rs.board, []
-    main = board.deck_cards("main")  # a family's other decks are its own business
+    main = rs.scenario_deck()  # a family's other decks are its own business
     jokers = [c for c in main if board.card(c).symbol == "joker"]
     for name in cards:
         if name.lower() == "joker":
@@ -281,6 +281,8 @@ def _hand(rs: RuleSet, cards: list[str]) -> list[int]:
             if not free:
                 raise bad("More jokers than the deck has.")
             out.append(free[0])
+        elif name.isdigit() and int(name) in main and board.card(int(name)).territory is None:
+            out.append(int(name))  # a card naming no territory, by its id
         else:
             card = board.territory_card(board.find(name))
             if card is None:

@@ -21,11 +21,19 @@ Records without a command that the audit cannot re-derive are applied as given a
 ``dice_reseeded`` or ``dice_scripted``).  A branch may cut a command's events short: the record
 before a ``branched`` one may then be a prefix of what its command gives.  When the parent is at
 hand (``parent_events``), the branch's copied events are compared with the parent's.
+
+The history is read as a stream, never held whole: ``audit`` takes a list of records or a
+function giving the records again from the start at every call (``RecordSource``: a store's
+paged reader, an export file read line by line).  A first pass finds what only the end of the
+history says (the revealed seeds, the totals), a second re-executes it holding one record and
+the next; a branch compared with its parent reads its own first events once more.  An upcast
+history (``versions.UPCASTERS``, none today) is read whole, as upcasters rewrite lists.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain, islice
 from typing import Any, Literal, NoReturn
 
 import msgspec
@@ -47,7 +55,9 @@ from risk_service.history import reseed_commitment
 from risk_service.store import GameRecord, GameService
 
 JsonDict = dict[str, Any]
-ParentEvents = Callable[[str, int], list[Event] | None]  # (parent id, n) → its first n, or None
+# (parent id, n) → its first n events (exactly n), or None when they are not at hand.
+ParentEvents = Callable[[str, int], Iterable[Event] | None]
+RecordSource = Callable[[], Iterable[GameRecord]]  # every call: the records from the first
 
 
 class Check(msgspec.Struct, frozen=True):
@@ -88,9 +98,13 @@ class AuditReport(msgspec.Struct):
 def audit_game(
     service: GameService, game_id: str, *, progress: Callable[[int], None] | None = None
 ) -> AuditReport:
-    """Audit a stored game (its parent, when a branch's is in the same store, is compared)."""
+    """Audit a stored game (its parent, when a branch's is in the same store, is compared).
+
+    The records are read a page at a time, up to the version the game has now: the passes read
+    the same history while the game goes on."""
+    upto = service.state(game_id).version
     return audit(
-        service.records(game_id),
+        lambda: service.iter_records(game_id, upto=upto),
         game_id=game_id,
         parent_events=store_parent(service),
         progress=progress,
@@ -98,9 +112,9 @@ def audit_game(
 
 
 def store_parent(service: GameService) -> ParentEvents:
-    def parent_events(parent: str, n: int) -> list[Event] | None:
+    def parent_events(parent: str, n: int) -> Iterable[Event] | None:
         try:
-            return service.events(parent, upto=n)
+            return service.iter_events(parent, n)
         except RiskError:  # not in this store, or shorter: reported as not compared
             return None
 
@@ -108,7 +122,7 @@ def store_parent(service: GameService) -> ParentEvents:
 
 
 def audit(
-    records: Sequence[GameRecord],
+    records: Sequence[GameRecord] | RecordSource,
     *,
     game_id: str,
     parent_events: ParentEvents | None = None,
@@ -116,9 +130,41 @@ def audit(
 ) -> AuditReport:
     """Re-execute ``records`` (see the module's documentation); ``progress`` gets the number of
     events checked since its previous call."""
-    upcast = versions.mismatch(versions.opening_of(records)) is not None
-    pinned = versions.pinned(records, game_id)  # version_mismatch, before anything else
-    return _Auditor(pinned, game_id, parent_events, progress, upcast=upcast).run()
+    source: RecordSource = records if callable(records) else lambda: records
+    scan = _Scan(source())
+    upcast = scan.mismatch
+    if upcast:  # version_mismatch before anything else, unless upcasters apply
+        pinned = versions.pinned(list(source()), game_id)
+        scan, source = _Scan(pinned), lambda: pinned
+    return _Auditor(source, scan, game_id, parent_events, progress, upcast=upcast).run()
+
+
+class _Scan:
+    """The first pass: what the re-execution needs before it starts, and the totals."""
+
+    def __init__(self, records: Iterable[GameRecord]) -> None:
+        self.stored_seeds: list[int] = []
+        self.revealed: SeedRevealed | None = None
+        self.reveal_version = 0
+        self.events = 0
+        self.commands = 0
+        self.mismatch = False
+        it = iter(records)
+        first = next(it, None)
+        self.started = versions.opening_of([first] if first is not None else [])
+        if versions.mismatch(self.started) is not None:
+            self.mismatch = True  # the caller upcasts the whole history, then scans it again
+            return
+        self.stored_seeds.append(self.started.seed)
+        assert first is not None  # opening_of refused an empty history
+        for record in chain((first,), it):
+            self.commands += record.command is not None
+            for ev in record.events:
+                self.events += 1
+                if isinstance(ev, DiceReseeded):
+                    self.stored_seeds.append(ev.seed)
+                elif isinstance(ev, SeedRevealed) and self.revealed is None:
+                    self.revealed, self.reveal_version = ev, self.events
 
 
 class _Stop(Exception):
@@ -131,34 +177,27 @@ class _Stop(Exception):
 class _Auditor:
     def __init__(
         self,
-        records: list[GameRecord],
+        source: RecordSource,
+        scan: _Scan,
         game_id: str,
         parent_events: ParentEvents | None,
         progress: Callable[[int], None] | None,
         *,
         upcast: bool,
     ) -> None:
-        self.records = records
+        self.source = source
+        self.scan = scan
         self.game_id = game_id
         self.parent_events = parent_events
         self.progress = progress or (lambda n: None)
-        self.started = versions.opening_of(records)
+        self.started = scan.started
         self.checks: list[Check] = []
         self.given: list[str] = []
         self.verified = 0
         self.upcast = upcast
-        stored = [self.started.seed]
-        revealed: SeedRevealed | None = None
-        self.reveal_version = 0
-        version = 0
-        for record in records:
-            for ev in record.events:
-                version += 1
-                if isinstance(ev, DiceReseeded):
-                    stored.append(ev.seed)
-                elif isinstance(ev, SeedRevealed) and revealed is None:
-                    revealed, self.reveal_version = ev, version
-        self.stored_seeds = stored
+        revealed = scan.revealed
+        self.reveal_version = scan.reveal_version
+        self.stored_seeds = stored = scan.stored_seeds
         self.revealed = list(revealed.seeds) if revealed is not None else None
         self.seeds = self.revealed if self.revealed is not None else stored  # see _choose_seeds
         self.seed_source: Literal["revealed", "stored"] = "revealed" if revealed else "stored"
@@ -178,18 +217,10 @@ class _Auditor:
         )
         divergence = None
         try:
-            self._opening()
-            version = len(self.records[0].events)
-            for i in range(1, len(self.records)):
-                record = self.records[i]
-                if record.command is None:
-                    self._given(i, version)
-                else:
-                    self._command(i, version)
-                version += len(record.events)
+            self._replay()
         except _Stop as stop:
             divergence = stop.divergence
-        total = sum(len(r.events) for r in self.records)
+        total = self.scan.events
         self.checks.append(self._seed_check())
         self.checks.append(
             Check(
@@ -207,7 +238,7 @@ class _Auditor:
             board_hash=s.board_hash,
             engine=s.engine,
             events=total,
-            commands=sum(1 for r in self.records if r.command is not None),
+            commands=self.scan.commands,
             verified=self.verified,
             seed_source=self.seed_source,
             checks=self.checks,
@@ -255,9 +286,25 @@ class _Auditor:
             s,
         )
 
+    def _replay(self) -> None:
+        """The second pass: each record with a look at the next (a branch point may cut it)."""
+        records = iter(self.source())
+        opening = next(records)
+        following = next(records, None)
+        self._opening(opening, following)
+        version = len(opening.events)
+        i = 0
+        while following is not None:
+            i += 1
+            record, following = following, next(records, None)
+            if record.command is None:
+                self._given(i, version, record)
+            else:
+                self._command(i, version, record, following)
+            version += len(record.events)
+
     # ------------------------------------------------------------------ records
-    def _opening(self) -> None:
-        record = self.records[0]
+    def _opening(self, record: GameRecord, following: GameRecord | None) -> None:
         s = self.started
         self._choose_seeds(s)
         self._check_commitment(s, self.seeds[0])
@@ -283,10 +330,11 @@ class _Auditor:
             )
         except RiskError as e:
             self._stop(1, 0, 0, f"the opening cannot be derived again: {e.message}", None, None, s)
-        self._compare(0, 0, None, expected, record.events)
+        self._compare(0, 0, None, expected, record.events, following)
 
-    def _command(self, i: int, before: int) -> None:
-        record = self.records[i]
+    def _command(
+        self, i: int, before: int, record: GameRecord, following: GameRecord | None
+    ) -> None:
         assert record.command is not None and self.state is not None
         try:
             expected = risk_core.decide(self.state, record.command)
@@ -300,11 +348,10 @@ class _Auditor:
                 None,
                 record.events[0] if record.events else None,
             )
-        self._compare(i, before, record.command, expected, record.events)
+        self._compare(i, before, record.command, expected, record.events, following)
 
-    def _given(self, i: int, before: int) -> None:
+    def _given(self, i: int, before: int, record: GameRecord) -> None:
         """A record without a command after the opening: a branch point."""
-        record = self.records[i]
         for k, ev in enumerate(record.events):
             version = before + k + 1
             if k == 0 and isinstance(ev, Branched):
@@ -400,7 +447,8 @@ class _Auditor:
                 Check("parent", True, f"{ev.parent} is not at hand: the copy was not compared")
             )
             return
-        ours = [e for r in self.records for e in r.events][: ev.version]
+        # Our own first events, read once more (the branch point follows them).
+        ours = islice((e for r in self.source() for e in r.events), ev.version)
         for v, (x, y) in enumerate(zip(ours, theirs, strict=True), start=1):
             if risk_core.encode(x) != risk_core.encode(y):
                 self.checks.append(
@@ -419,7 +467,14 @@ class _Auditor:
         command: Command | None,
         expected: Sequence[Event],
         recorded: Sequence[Event],
+        following: GameRecord | None,
     ) -> None:
+        if len(expected) == len(recorded) and risk_core.encode(expected) == risk_core.encode(
+            recorded
+        ):
+            # The usual case at once: a list's JSON is its events' JSON, comma-separated.
+            self._accept(recorded)
+            return
         for k in range(max(len(expected), len(recorded))):
             want = expected[k] if k < len(expected) else None
             got = recorded[k] if k < len(recorded) else None
@@ -428,7 +483,7 @@ class _Auditor:
                     before + k + 1, i, k, "an event the command does not give", command, None, got
                 )
             if got is None:
-                if self._cut_by_branch(i):
+                if _cut_by_branch(following):
                     self.given.append(
                         f"version {before + k}: a branch point cuts this record after {k} of "
                         f"its {len(expected)} events"
@@ -442,21 +497,11 @@ class _Auditor:
                 self._stop(before + k + 1, i, k, "the event differs", command, want, got)
             self._accept([got])
 
-    def _cut_by_branch(self, i: int) -> bool:
-        following = self.records[i + 1] if i + 1 < len(self.records) else None
-        return (
-            following is not None
-            and following.command is None
-            and bool(following.events)
-            and isinstance(following.events[0], Branched)
-        )
-
     def _accept(self, events: Sequence[Event]) -> None:
-        for ev in events:
-            if self.state is None:
-                self.state = risk_core.replay([ev])
-            else:
-                risk_core.apply_in_place(self.state, (ev,))
+        if self.state is None:
+            self.state = risk_core.replay(events)  # the opening, game_started first
+        else:
+            risk_core.apply_in_place(self.state, events)
         self.verified += len(events)
         self.progress(len(events))
 
@@ -488,6 +533,16 @@ class _Auditor:
                 fields=fields,
             )
         )
+
+
+def _cut_by_branch(following: GameRecord | None) -> bool:
+    """Whether the next record is a branch point (which may cut the record before it)."""
+    return (
+        following is not None
+        and following.command is None
+        and bool(following.events)
+        and isinstance(following.events[0], Branched)
+    )
 
 
 def _plain(obj: Event | Command | None) -> Any:

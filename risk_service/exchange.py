@@ -17,13 +17,21 @@ re-executes the history.  Then the game is stored in one atomic write.  Any prob
 file is ``RiskError("bad_export")`` (``version_mismatch`` for other rules or board data).  A
 header naming another game than the one its events were played as is ``game_id_mismatch``
 unless the importer names the copy (``game_id=``).
+
+Files are streamed, never held whole: an export is written a record at a time (the body to a
+spooled temporary file, as the header that comes first holds its digest), and a file is read
+by passes over its lines (``ExportReader``): one to check it, the audit's two, the write.  Each
+pass hashes what it reads, so a file changed between passes is refused, not half trusted.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from typing import Any
+import io
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import IO, Any
 
 import msgspec
 
@@ -31,7 +39,7 @@ import risk_core
 from risk_core import GameState, RiskError
 from risk_core.model import Branched, GameStarted, OptionValue
 from risk_service import versions
-from risk_service.audit import AuditReport, Check, ParentEvents, audit
+from risk_service.audit import AuditReport, Check, ParentEvents, RecordSource, audit
 from risk_service.store import GAME_ID, GameRecord, GameService, ServiceError
 
 FORMAT = "risk-export"
@@ -65,30 +73,68 @@ class Imported(msgspec.Struct, frozen=True):
 
 
 _record_decoder = msgspec.json.Decoder(GameRecord)
+CHUNK = 1 << 18  # bytes read at a time
+SPOOL = 1 << 20  # an export body larger than this goes to a temporary file while written
+
+
+class Written(msgspec.Struct, frozen=True):
+    """What ``write_export`` wrote."""
+
+    header: ExportHeader
+    records: int
 
 
 # --------------------------------------------------------------------------- export
 def export_game(service: GameService, game_id: str) -> bytes:
     """The export file of a stored game (see the module's documentation)."""
-    return export_records(game_id, service.records(game_id))
+    out = io.BytesIO()
+    write_game(service, game_id, out)
+    return out.getvalue()
+
+
+def write_game(service: GameService, game_id: str, out: IO[bytes]) -> Written:
+    """Write the export file of a stored game to ``out``, reading its history page by page."""
+    return write_export(game_id, service.iter_records(game_id), out)
 
 
 def export_records(game_id: str, records: Sequence[GameRecord]) -> bytes:
-    started = versions.opening_of(records)
-    body = b"".join(risk_core.encode(r) + b"\n" for r in records)
-    header = ExportHeader(
-        format=FORMAT,
-        version=FORMAT_VERSION,
-        engine=started.engine,
-        game_id=game_id,
-        ruleset=started.ruleset,
-        options=dict(started.options),
-        board=started.board,
-        board_hash=started.board_hash,
-        events=sum(len(r.events) for r in records),
-        digest=digest(body),
-    )
-    return risk_core.encode(header) + b"\n" + body
+    out = io.BytesIO()
+    write_export(game_id, records, out)
+    return out.getvalue()
+
+
+def write_export(game_id: str, records: Iterable[GameRecord], out: IO[bytes]) -> Written:
+    """Write an export of ``records`` to ``out``, one record at a time."""
+    sha, events, count = hashlib.sha256(), 0, 0
+    started: GameStarted | None = None
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL) as body:
+        for record in records:
+            if started is None:
+                started = versions.opening_of([record])
+            line = risk_core.encode(record) + b"\n"
+            sha.update(line)
+            body.write(line)
+            events += len(record.events)
+            count += 1
+        if started is None:
+            versions.opening_of([])  # bad_history: a game without records
+        assert started is not None
+        header = ExportHeader(
+            format=FORMAT,
+            version=FORMAT_VERSION,
+            engine=started.engine,
+            game_id=game_id,
+            ruleset=started.ruleset,
+            options=dict(started.options),
+            board=started.board,
+            board_hash=started.board_hash,
+            events=events,
+            digest="sha256:" + sha.hexdigest(),
+        )
+        out.write(risk_core.encode(header) + b"\n")
+        body.seek(0)
+        shutil.copyfileobj(body, out, CHUNK)
+    return Written(header=header, records=count)
 
 
 def digest(body: bytes) -> str:
@@ -96,35 +142,119 @@ def digest(body: bytes) -> str:
 
 
 # --------------------------------------------------------------------------- reading
-def read_export(data: bytes, *, require_digest: bool = True) -> Export:
-    """Parse and check an export file; ``bad_export`` on anything amiss.
+class ExportReader:
+    """An export file, read by passes over its lines and never held whole.
 
-    ``require_digest=False`` (an audit of the file) reports a digest mismatch in
-    ``Export.digest_ok`` instead of refusing, so that the audit can name the altered event.
+    ``source``: the file's bytes, or a seekable binary file (read from its start; the reader
+    keeps its own place, so two passes may be under way at once).  The header is read at once
+    (``bad_export`` if there is none).  ``check`` is the first pass, required before
+    ``records``; each pass hashes the lines it reads and a complete one must find the bytes
+    that ``check`` found.
     """
-    first, newline, body = data.partition(b"\n")
-    header = _header(first)
-    digest_ok = digest(body) == header.digest
-    if require_digest and not digest_ok:
-        raise _bad(
-            "its records do not match the digest in its header: it was changed or truncated "
-            "after export"
-        )
-    if not newline or (body and not body.endswith(b"\n")):
-        raise _bad("it is truncated (the last line is incomplete)")
-    records = []
-    for n, line in enumerate(body.splitlines(), start=2):
+
+    def __init__(self, source: bytes | IO[bytes]) -> None:
+        self._file: IO[bytes] = io.BytesIO(source) if isinstance(source, bytes) else source
+        self._file.seek(0)
+        first = self._file.readline()
+        self._newline = first.endswith(b"\n")
+        self.header = _header(first.removesuffix(b"\n"))
+        self._start = self._file.tell()
+        self._body_digest: str | None = None  # found by ``check``
+        self.records_count = 0
+        self.branch = False  # whether a ``branched`` event is among the records
+        self.started: GameStarted | None = None
+
+    def check(self, *, require_digest: bool = True) -> bool:
+        """The first pass: every check of the file (``bad_export`` on anything amiss); whether
+        the records match the header's digest.
+
+        ``require_digest=False`` (an audit of the file) reports a digest mismatch instead of
+        refusing, so that the audit can name the altered event.  The checks and their order
+        are those of reading the file whole: the digest, truncation, the first line that is
+        not a record, then the records themselves (``_RecordCheck``).
+        """
+        read = _Pass()
+        line_error: str | None = None
+        records = _RecordCheck(self.header)
+        for n, line in enumerate(self._lines(read), start=2):
+            try:
+                record = _record_decoder.decode(line)
+            except msgspec.DecodeError as e:
+                line_error = line_error or f"line {n} is not a record: {e}"
+                continue
+            records.add(n, record)
+            self.branch = self.branch or any(isinstance(e, Branched) for e in record.events)
+        digest_ok = read.digest() == self.header.digest
+        if require_digest and not digest_ok:
+            raise _bad(
+                "its records do not match the digest in its header: it was changed or "
+                "truncated after export"
+            )
+        if not self._newline or read.truncated:
+            raise _bad("it is truncated (the last line is incomplete)")
+        if line_error is not None:
+            raise _bad(line_error)
+        self.started = records.finish()
+        self.records_count = records.count
+        self._body_digest = read.digest()
+        return digest_ok
+
+    def records(self) -> Iterator[GameRecord]:
+        """A pass over the records (after ``check``); ``bad_export`` if the file changed."""
+        if self._body_digest is None:
+            raise RuntimeError("ExportReader.check() reads the file first")
+        read = _Pass()
         try:
-            records.append(_record_decoder.decode(line))
-        except msgspec.DecodeError as e:
-            raise _bad(f"line {n} is not a record: {e}") from None
-    _check_records(header, records)
-    return Export(header=header, records=records, digest_ok=digest_ok)
+            for line in self._lines(read):
+                yield _record_decoder.decode(line)
+        except msgspec.DecodeError:
+            raise _bad("it changed while it was read") from None
+        if read.digest() != self._body_digest:
+            raise _bad("it changed while it was read")
+
+    def _lines(self, read: _Pass) -> Iterator[bytes]:
+        """The lines after the header, without their newlines (the last one even if it has
+        none: ``read.truncated`` says so); ``read`` hashes them as they go."""
+        place, rest = self._start, b""
+        while True:
+            self._file.seek(place)
+            chunk = self._file.read(CHUNK)
+            if not chunk:
+                break
+            place += len(chunk)
+            read.sha.update(chunk)
+            lines = (rest + chunk).split(b"\n")
+            rest = lines.pop()
+            yield from lines
+        if rest:
+            read.truncated = True
+            yield rest
 
 
-def read_header(data: bytes) -> ExportHeader:
+class _Pass:
+    """One pass over a file's lines: the hash of what it read, and whether it ended mid-line."""
+
+    def __init__(self) -> None:
+        self.sha = hashlib.sha256()
+        self.truncated = False
+
+    def digest(self) -> str:
+        return "sha256:" + self.sha.hexdigest()
+
+
+def read_export(data: bytes, *, require_digest: bool = True) -> Export:
+    """Parse and check a whole export file; ``bad_export`` on anything amiss (see
+    ``ExportReader.check``; this holds every record: large files are better read by passes)."""
+    reader = ExportReader(data)
+    digest_ok = reader.check(require_digest=require_digest)
+    return Export(header=reader.header, records=list(reader.records()), digest_ok=digest_ok)
+
+
+def read_header(data: bytes | IO[bytes]) -> ExportHeader:
     """Only the header of an export (``bad_export`` if it has none)."""
-    return _header(data.partition(b"\n")[0])
+    if isinstance(data, bytes):
+        return _header(data.partition(b"\n")[0])
+    return ExportReader(data).header
 
 
 def _header(line: bytes) -> ExportHeader:
@@ -145,31 +275,51 @@ def _header(line: bytes) -> ExportHeader:
         raise _bad(f"its header is incomplete: {e}") from None
 
 
-def _check_records(header: ExportHeader, records: list[GameRecord]) -> None:
-    if not records:
-        raise _bad("it holds no record")
-    version = 0
-    for n, record in enumerate(records, start=2):
+class _RecordCheck:
+    """The records of a file, checked one by one as they are read, then as a whole."""
+
+    def __init__(self, header: ExportHeader) -> None:
+        self.header = header
+        self.count = 0
+        self.version = 0
+        self.first: GameRecord | None = None
+        self.error: str | None = None  # the first line found wrong
+
+    def add(self, n: int, record: GameRecord) -> None:
+        self.count += 1
+        self.first = self.first or record
+        if self.error is not None:
+            return
         if not record.events:
-            raise _bad(f"line {n} is a record without events")
-        version += len(record.events)
-        if record.version != version:
-            raise _bad(f"line {n} says version {record.version}, but it ends at {version}")
-    if version != header.events:
-        raise _bad(f"its header announces {header.events} events, and it holds {version}")
-    started = records[0].events[0]
-    if records[0].command is not None or not isinstance(started, GameStarted):
-        raise _bad("its first record is not a game's opening")
-    recorded = {
-        "engine": started.engine,
-        "ruleset": started.ruleset,
-        "options": dict(started.options),
-        "board": started.board,
-        "board_hash": started.board_hash,
-    }
-    for key, value in recorded.items():
-        if getattr(header, key) != value:
-            raise _bad(f"its header gives {key} {getattr(header, key)!r}, its game {value!r}")
+            self.error = f"line {n} is a record without events"
+            return
+        self.version += len(record.events)
+        if record.version != self.version:
+            self.error = f"line {n} says version {record.version}, but it ends at {self.version}"
+
+    def finish(self) -> GameStarted:
+        """The checks of the whole; the opening event."""
+        header = self.header
+        if self.first is None:
+            raise _bad("it holds no record")
+        if self.error is not None:
+            raise _bad(self.error)
+        if self.version != header.events:
+            raise _bad(f"its header announces {header.events} events, and it holds {self.version}")
+        started = self.first.events[0]
+        if self.first.command is not None or not isinstance(started, GameStarted):
+            raise _bad("its first record is not a game's opening")
+        recorded = {
+            "engine": started.engine,
+            "ruleset": started.ruleset,
+            "options": dict(started.options),
+            "board": started.board,
+            "board_hash": started.board_hash,
+        }
+        for key, value in recorded.items():
+            if getattr(header, key) != value:
+                raise _bad(f"its header gives {key} {getattr(header, key)!r}, its game {value!r}")
+        return started
 
 
 def _bad(why: str) -> RiskError:
@@ -178,41 +328,49 @@ def _bad(why: str) -> RiskError:
 
 # --------------------------------------------------------------------------- audit, import
 def audit_export(
-    data: bytes,
+    data: bytes | IO[bytes],
     *,
     parent_events: ParentEvents | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> AuditReport:
-    """Audit an export file: its digest, then the history (``risk_service.audit``)."""
-    exported = read_export(data, require_digest=False)
+    """Audit an export file: its digest, then the history (``risk_service.audit``), reading
+    the file by passes (``ExportReader``)."""
+    reader = ExportReader(data)
+    digest_ok = reader.check(require_digest=False)
     report = audit(
-        exported.records,
-        game_id=exported.header.game_id,
+        reader.records,
+        game_id=reader.header.game_id,
         parent_events=parent_events,
         progress=progress,
     )
     detail = (
         "the records match the header's digest"
-        if exported.digest_ok
+        if digest_ok
         else "the records do not match the header's digest: changed or truncated after export"
     )
-    report.checks.insert(0, Check("digest", exported.digest_ok, detail))
-    report.ok = report.ok and exported.digest_ok
+    report.checks.insert(0, Check("digest", digest_ok, detail))
+    report.ok = report.ok and digest_ok
     return report
 
 
 def import_game(
     service: GameService,
-    data: bytes,
+    data: bytes | IO[bytes],
     *,
     game_id: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Imported:
-    """Validate an export completely, then store it as a new game in one atomic write."""
-    exported = read_export(data)
+    """Validate an export completely, then store it as a new game in one atomic write.
+
+    The file is read by passes: checked, audited (two passes), then written
+    (``GameService.store_records``, which on SQLite writes it in batches inside one
+    transaction).  Nothing is written unless every check passes.
+    """
+    reader = ExportReader(data)
+    reader.check()
     if game_id is None:
-        _check_named(exported)
-    target = game_id or exported.header.game_id
+        _check_named(reader)
+    target = game_id or reader.header.game_id
     if not GAME_ID.fullmatch(target):
         raise ServiceError(
             "bad_game_id",
@@ -223,8 +381,13 @@ def import_game(
         raise ServiceError(
             "game_exists", f"There is already a game '{target}' in {service.store_url}."
         )
-    records = versions.pinned(exported.records, exported.header.game_id)
-    report = audit(records, game_id=exported.header.game_id, progress=progress)
+    source: RecordSource = reader.records
+    assert reader.started is not None  # check() found it
+    if versions.mismatch(reader.started) is not None:
+        # Upcasters rewrite whole histories: such a file is read whole (none exists today).
+        pinned = versions.pinned(list(reader.records()), reader.header.game_id)
+        source = lambda: pinned  # noqa: E731
+    report = audit(source, game_id=reader.header.game_id, progress=progress)
     if not report.ok:
         d = report.divergence
         where = (
@@ -233,16 +396,16 @@ def import_game(
             else "; ".join(f"{c.name}: {c.detail}" for c in report.checks if not c.ok)
         )
         raise _bad(f"its history does not reproduce ({where}); `risk audit --file` tells more")
-    state = service.store_records(target, records)
+    state = service.store_records(target, source())
     return Imported(
         game_id=target,
         events=report.events,
-        records=len(records),
+        records=reader.records_count,
         state=state,
     )
 
 
-def _check_named(exported: Export) -> None:
+def _check_named(reader: ExportReader) -> None:
     """The header's ``game_id`` must be the game its events were played as.
 
     A game's opening names it (``game_started.game_id``) and binds its seed commitment to that
@@ -251,11 +414,10 @@ def _check_named(exported: Export) -> None:
     compared.  Importing under an explicit id (``game_id=``, ``risk import --id``) is a copy
     the importer names, and is not refused.
     """
-    started = exported.records[0].events[0]
-    assert isinstance(started, GameStarted)  # read_export checked it
-    named, played = exported.header.game_id, started.game_id
-    branch = any(isinstance(e, Branched) for r in exported.records for e in r.events)
-    if played and not branch and named != played:
+    started = reader.started
+    assert started is not None  # check() found it
+    named, played = reader.header.game_id, started.game_id
+    if played and not reader.branch and named != played:
         raise RiskError(
             "game_id_mismatch",
             f"This file's header names game {named!r}, but its events were played as "

@@ -15,6 +15,13 @@ The copy is one atomic write (``GameService.copy_history``), so a branch exists 
 at all.  Its ``game_started`` is the parent's, game id and commitment included: the dice it
 commits to were rolled under that id.  A branch of a branch works the same way; its history
 then holds its ancestors' ``branched`` events too, which is how ``lineage`` finds the root.
+
+**Versions of a branch.**  A branch's versions up to its branch point *N* are its parent's;
+then come its own records (``branched``, and the dice event for ``reseed`` or ``script``), so
+its later versions are one or two more than its parent's at the same point of play.  The
+moves of the game leave those records out (``risk_core.turns``): ``lined_up`` and ``diff(at=)``
+compare two games after as many moves, and turns (``turn_version``) are each game's own
+``turn_started`` events, which need no offset at all.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import risk_core
 from risk_core import Event, GameState, RiskError, RuleError
 from risk_core.model import Branched, DiceReseeded, DiceScripted, GameStarted
 from risk_core.rng import normalise_seed, seed_commitment
+from risk_core.turns import TurnStart, event_types, find_turn, line_up, turn_span, turn_starts
 from risk_core.views import view
 from risk_service import versions
 from risk_service.luck import LuckReport, luck_report
@@ -81,6 +89,38 @@ def timeline(service: GameService, game_id: str, upto: int | None = None) -> Tim
 def luck(service: GameService, game_id: str, upto: int | None = None) -> LuckReport:
     """The dice luck report of the battles up to version ``upto`` (default: all)."""
     return luck_report(game_id, timeline(service, game_id, upto).events)
+
+
+def events_of(service: GameService, game_id: str, upto: int | None = None) -> list[Event]:
+    """The events up to version ``upto`` (default: all), read as ``timeline`` reads them."""
+    if versions.mismatch(opening(service, game_id)) is None:
+        return service.events(game_id, upto=upto)
+    return timeline(service, game_id, upto).events
+
+
+# --------------------------------------------------------------------------- turns
+def turns_of(service: GameService, game_id: str) -> list[TurnStart]:
+    """Where each of the game's turns begins (``risk_core.turns``)."""
+    return turn_starts(events_of(service, game_id))
+
+
+def turn_version(service: GameService, game_id: str, turn: int) -> int:
+    """The version at the start of turn ``turn``: right after its ``turn_started`` event
+    (``no_such_turn`` for a turn the game does not have)."""
+    return find_turn(turns_of(service, game_id), turn, game_id).version
+
+
+def turn_versions(service: GameService, game_id: str, turn: int) -> tuple[int, int]:
+    """The first and last versions of turn ``turn``'s events."""
+    events = events_of(service, game_id)
+    return turn_span(turn_starts(events), turn, len(events), game_id)
+
+
+def lined_up(service: GameService, a: str, at: int, b: str) -> int:
+    """Game ``b``'s version at the same point of play as ``a``'s version ``at``: as many moves
+    of the game, a branch's own records left out (``risk_core.turns.line_up``)."""
+    types_a = event_types(events_of(service, a, at))
+    return line_up(types_a, at, event_types(events_of(service, b)), b)
 
 
 def state_at(service: GameService, game_id: str, at: int | None = None) -> GameState:
@@ -323,9 +363,18 @@ def diff(
     at_a: int | None = None,
     at_b: int | None = None,
     seat: int | None = None,
+    at: int | None = None,
+    turn: int | None = None,
 ) -> Diff:
     """How game ``a`` (at version ``at_a``) and game ``b`` (at ``at_b``) differ, as ``seat``
-    sees them (None: a spectator, who compares hand sizes but no hands, ENG-07)."""
+    sees them (None: a spectator, who compares hand sizes but no hands, ENG-07).
+
+    ``at`` instead: ``a`` at that version and ``b`` lined up with it (``lined_up``); ``turn``:
+    both at the start of that turn (``turn_version``)."""
+    if turn is not None:
+        at_a, at_b = turn_version(service, a, turn), turn_version(service, b, turn)
+    elif at is not None:
+        at_a, at_b = at, lined_up(service, a, at, b)
     sa, sb = state_at(service, a, at_a), state_at(service, b, at_b)
     return diff_views(a, view(sa, seat), b, view(sb, seat))
 

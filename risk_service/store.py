@@ -22,10 +22,11 @@ import logging
 import os
 import re
 import secrets
+import sys
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import cast
 
@@ -37,6 +38,7 @@ from eventsourcing.persistence import (
     PersistenceError,
     StoredEvent,
 )
+from eventsourcing.sqlite import SQLiteAggregateRecorder
 from eventsourcing.utils import get_topic
 
 import risk_core
@@ -59,6 +61,8 @@ from risk_service.stores import (
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 CACHE_SIZE = 64  # latest states kept per service instance
 LIST_PAGE = 500  # notifications read per query when listing games
+RECORD_PAGE = 2000  # events read per query when a history is streamed (``iter_records``)
+WRITE_BATCH = 2000  # events written per statement when a history is imported
 log = logging.getLogger(__name__)
 
 
@@ -298,6 +302,71 @@ class GameService:
             records.append(GameRecord(version=version, command=command, events=tuple(events)))
         return records
 
+    def iter_records(
+        self, game_id: str, *, upto: int | None = None, page: int | None = None
+    ) -> Iterator[GameRecord]:
+        """``records`` read ``page`` events at a time: what a pass over a long history holds
+        does not grow with it (an audit, an export).
+
+        ``upto`` (a version that ends a record, such as ``state(game_id).version`` read first)
+        bounds the history, so that several passes over a game still being played read the
+        same records.  ``unknown_game`` is raised at once, not when the records are read.
+        """
+        page = page or RECORD_PAGE
+        rows = self._page_rows(game_id, 0, page, upto)
+        if not rows:
+            raise self._unknown(game_id)
+        return self._group_records(game_id, rows, page, upto)
+
+    def iter_events(
+        self, game_id: str, upto: int, *, page: int | None = None
+    ) -> Iterator[risk_core.Event]:
+        """The first ``upto`` events, ``page`` at a time; ``unknown_game`` or ``bad_version``
+        (fewer events) at once."""
+        if upto < 1:
+            raise ServiceError("bad_version", f"Versions start at 1 (game_started), not {upto}.")
+        with self._lock:
+            if not self._events(game_id, gt=upto - 1, lte=upto):
+                _check_version(game_id, upto, self._latest(game_id).version)
+        return self._paged_events(game_id, upto, page or RECORD_PAGE)
+
+    def _paged_events(self, game_id: str, upto: int, page: int) -> Iterator[risk_core.Event]:
+        done = 0
+        while done < upto:
+            with self._lock:
+                events = self._events(game_id, gt=done, lte=min(done + page, upto))
+            if not events:
+                return
+            yield from events
+            done += len(events)
+
+    def _page_rows(self, game_id: str, gt: int, page: int, upto: int | None) -> list[EventRow]:
+        lte = gt + page if upto is None else min(gt + page, upto)
+        if lte <= gt:
+            return []
+        with self._lock:
+            return self._rows(game_id, gt=gt, lte=lte)
+
+    def _group_records(
+        self, game_id: str, rows: list[EventRow], page: int, upto: int | None
+    ) -> Iterator[GameRecord]:
+        # As ``records``: a row with a ``batch`` opens a record; a page may end inside one.
+        read = 0
+        command: EngineCommand | None = None
+        events: list[risk_core.Event] = []
+        while rows:
+            for row in rows:
+                if events and row.batch:
+                    yield GameRecord(version=read, command=command, events=tuple(events))
+                    events = []
+                if not events:
+                    command = row.command
+                events.append(row.event)
+                read += 1  # versions run 1, 2, ... without gaps
+            rows = self._page_rows(game_id, read, page, upto)
+        if events:
+            yield GameRecord(version=read, command=command, events=tuple(events))
+
     def games(self) -> list[GameSummary]:
         """Every game in the store, oldest first."""
         with self._lock:
@@ -342,41 +411,117 @@ class GameService:
                 return HistoryCopy(game_id=gid, cut=left_out)
         raise ServiceError("game_exists", "Could not find a free game id; try again.")
 
-    def store_records(self, game_id: str, records: Sequence[GameRecord]) -> GameState:
+    def store_records(self, game_id: str, records: Iterable[GameRecord]) -> GameState:
         """A new game from a whole recorded history (an import): every record with its
-        command in one atomic write, then snapshots every ``SNAPSHOT_INTERVAL`` events.
+        command in one atomic write, with snapshots every ``SNAPSHOT_INTERVAL`` events.
 
         The events must replay (else ``RuleError("bad_history")``, and nothing is stored);
-        ``ServiceError("game_exists")`` if the id is taken.  Returns the final state.
+        ``ServiceError("game_exists")`` if the id is taken.  Returns the final state.  On
+        SQLite and PostgreSQL the records are read once, folded and written ``WRITE_BATCH``
+        events at a time inside one transaction, their snapshots with them: what the write
+        holds does not grow with the history (the transaction holds the store's write lock
+        meanwhile).  The in-memory store gathers the rows and writes them in one call.
         """
         _check_game_id(game_id)
-        state, snapshots = _fold([ev for record in records for ev in record.events])
         now = datetime_now_with_tzinfo()
-        rows: list[StoredEvent] = []
-        for record in records:
-            rows += self._stored_rows(game_id, len(rows) + 1, record.command, record.events, now)
+        fold = _Fold()
+        batches = self._import_batches(game_id, records, now, fold)
         with self._lock:
             try:
                 with self._store_errors():
-                    self._app.recorder.insert_events(rows)
+                    streamed = self._insert_in_one_transaction(batches)
+                    if not streamed:
+                        rows: list[StoredEvent] = []
+                        snapshots: list[StoredEvent] = []
+                        for batch, snaps in batches:
+                            rows += batch
+                            snapshots += snaps
+                        self._app.recorder.insert_events(rows)
             except IntegrityError:
                 raise ServiceError(
                     "game_exists", f"There is already a game '{game_id}' in {self.store_url}."
                 ) from None
-            self._insert_snapshots(
-                [
-                    GameSnapshot(
-                        originator_id=game_id,
-                        originator_version=s.version,
-                        timestamp=now,
-                        topic=get_topic(Game),
-                        state=s,
-                    )
-                    for s in snapshots
-                ]
-            )
+            if not streamed:
+                self._insert_snapshots(snapshots)
+            state = fold.state
+            assert state is not None  # an empty history does not replay
             self._remember(game_id, state)
             return copy_state(state)
+
+    def _import_batches(
+        self, game_id: str, records: Iterable[GameRecord], now: datetime, fold: _Fold
+    ) -> Iterator[tuple[list[StoredEvent], list[StoredEvent]]]:
+        """Stored rows of ``records`` and of their snapshots, about ``WRITE_BATCH`` events at a
+        time, folding the events on the way (``bad_history`` if they do not replay)."""
+        rows: list[StoredEvent] = []
+        snapshots: list[StoredEvent] = []
+        version = 0
+        for record in records:
+            rows += self._stored_rows(game_id, version + 1, record.command, record.events, now)
+            for ev in record.events:
+                version += 1
+                state = fold.apply(ev)
+                if version % SNAPSHOT_INTERVAL == 0:
+                    # Encoded at once: the state is not copied, it moves on.
+                    snapshot = GameSnapshot(
+                        originator_id=game_id,
+                        originator_version=version,
+                        timestamp=now,
+                        topic=get_topic(Game),
+                        state=state,
+                    )
+                    snapshots.append(self._mapper.to_stored_event(snapshot))
+            if len(rows) >= WRITE_BATCH:
+                yield rows, snapshots
+                rows, snapshots = [], []
+        if fold.state is None:
+            raise risk_core.RuleError(
+                "bad_history", "A game's history must begin with game_started."
+            )
+        yield rows, snapshots
+
+    def _insert_in_one_transaction(
+        self, batches: Iterator[tuple[list[StoredEvent], list[StoredEvent]]]
+    ) -> bool:
+        """SQLite and PostgreSQL: insert the batches' rows and snapshots in one transaction
+        (rolled back if anything fails, a batch not replaying included); False elsewhere."""
+        recorder, snapshots = self._app.recorder, self._snapshots
+        # Imported only with a PostgreSQL store: its driver is an optional dependency.
+        postgres = sys.modules.get("eventsourcing.postgres")
+        if (
+            postgres is not None
+            and isinstance(recorder, postgres.PostgresApplicationRecorder)
+            and isinstance(snapshots, postgres.PostgresAggregateRecorder)
+            and snapshots.datastore is recorder.datastore
+        ):
+            # The recorders' own statements (the events table's lock and notification
+            # included), several times in one transaction.
+            with recorder.datastore.transaction(commit=True) as cursor:
+                for rows, snaps in batches:
+                    for into, batch in ((recorder, rows), (snapshots, snaps)):
+                        if batch:
+                            into._insert_stored_events(cursor, batch)
+            return True
+        if not (
+            isinstance(recorder, SQLiteAggregateRecorder)
+            and isinstance(snapshots, SQLiteAggregateRecorder)
+            and snapshots.datastore is recorder.datastore
+        ):
+            return False
+        # Rows in version order: the notification log lists v1 first.  A snapshot left behind
+        # at the same key (it is only a shortcut) is replaced rather than failing the import.
+        insert = "INSERT {}INTO {} (originator_id, originator_version, topic, state) VALUES "
+        insert += "(?, ?, ?, ?)"
+        events = insert.format("", recorder.events_table_name)
+        shortcuts = insert.format("OR REPLACE ", snapshots.events_table_name)
+        with recorder.datastore.transaction(commit=True) as cursor:
+            for rows, snaps in batches:
+                for statement, batch in ((events, rows), (shortcuts, snaps)):
+                    cursor.executemany(
+                        statement,
+                        [(r.originator_id, r.originator_version, r.topic, r.state) for r in batch],
+                    )
+        return True
 
     def branch_points(self) -> list[BranchPoint]:
         """Every stored ``branched`` event, oldest first.
@@ -639,23 +784,26 @@ def _renamed(row: StoredEvent, game_id: str) -> StoredEvent:
     )
 
 
-def _fold(events: Sequence[risk_core.Event]) -> tuple[GameState, list[GameState]]:
-    """The state after ``events`` and copies at every snapshot version; ``bad_history`` if
-    they do not replay."""
-    try:
-        state = risk_core.replay(events[:1])
-        snapshots = []
-        for ev in events[1:]:
-            risk_core.apply_in_place(state, (ev,))
-            if state.version % SNAPSHOT_INTERVAL == 0:
-                snapshots.append(copy_state(state))
-    except RiskError:
-        raise
-    except Exception as e:  # an engine handler tripping over a malformed event
-        raise risk_core.RuleError(
-            "bad_history", f"The history does not replay: {type(e).__name__}: {e}"
-        ) from e
-    return state, snapshots
+class _Fold:
+    """The state of a history folded one event at a time; ``bad_history`` if it does not
+    replay."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+
+    def apply(self, ev: risk_core.Event) -> GameState:
+        try:
+            if self.state is None:
+                self.state = risk_core.replay([ev])
+            else:
+                risk_core.apply_in_place(self.state, (ev,))
+            return self.state
+        except RiskError:
+            raise
+        except Exception as e:  # an engine handler tripping over a malformed event
+            raise risk_core.RuleError(
+                "bad_history", f"The history does not replay: {type(e).__name__}: {e}"
+            ) from e
 
 
 def _check_opening(

@@ -7,19 +7,19 @@ it to a file and starts it with `risk new --scenario`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgspec
 from click.testing import Result
 
 import risk_core as rc
 from risk_core.model import Event, GameState
 from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.risk2008 import Risk2008Family
-from risk_core.scenario import Scenario, scenario_opening
+from tests import scenario_kit
+from tests.scenario_kit import error as error  # re-exported: the tests read them here
+from tests.scenario_kit import out as out
 
 Run = Callable[..., Result]
 TRAINING = "risk2008-training"
@@ -72,30 +72,11 @@ def doc(
 
 
 def engine_game(**kw: Any) -> tuple[GameState, list[Event]]:
-    sc = msgspec.convert(doc(**kw), Scenario)
-    _, _, events = scenario_opening(sc)
-    return rc.replay(events), events
+    return scenario_kit.engine_game(doc(**kw))
 
 
 def cli_game(risk: Run, tmp_path: Path, **kw: Any) -> str:
-    path = tmp_path / f"r08-{len(list(tmp_path.iterdir()))}.json"
-    path.write_text(json.dumps(doc(**kw)))
-    created = json.loads(risk("new", "--scenario", str(path), "--json").stdout)
-    game_id: str = created["game_id"]
-    return game_id
-
-
-def out(risk: Run, *args: str) -> Any:
-    return json.loads(risk(*args, "--json").stdout)
-
-
-def error(risk: Run, *args: str) -> str:
-    """The error code of a refused CLI move (exit 1, one `Error: ... [code]` line)."""
-    result = risk(*args, code=1)
-    assert "Traceback" not in result.stderr
-    line = result.stderr.strip().splitlines()[-1]
-    assert line.startswith("Error: ") and line.endswith("]"), line
-    return line.rsplit("[", 1)[1].rstrip("]")
+    return scenario_kit.cli_game(risk, tmp_path, doc(**kw), "r08")
 
 
 def rules_of(state: GameState) -> Risk2008Family:

@@ -107,10 +107,9 @@ def test_replay_hides_what_the_seat_may_not_see(risk: Run, game: str) -> None:
     assert any(e["type"] == "card_drawn" and e["card"] is not None for e in ann)
 
 
-def test_replay_step_without_a_terminal_just_prints(risk: Run, game: str) -> None:
-    stepped = risk("replay", game, "--step", "--to", "30", input="q\n")
-    assert stepped.stdout == risk("replay", game, "--to", "30").stdout
-    assert "Enter" not in stepped.stderr
+def test_replay_step_without_a_terminal_is_refused(risk: Run, game: str) -> None:
+    """issue 18: --step reads keys from a terminal (tests/test_turn_navigation.py)."""
+    assert "[not_a_terminal]" in error(risk, "replay", game, "--step", "--to", "30")
 
 
 # --------------------------------------------------------------------------- branch

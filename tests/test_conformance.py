@@ -119,6 +119,8 @@ class Audit:
             if o == -1:
                 if a >= 1 and len(self.rs.occupants(s, t)) > 1:
                     continue  # NAP-TEAM-04: teammates tied for the most units: nobody controls it
+                if a == 0 and self.rs.uncontrolled(s, t):
+                    continue  # NAP-ADV-45: emptied by an epidemic, nobody controls it
                 assert s.phase == "setup" and a == 0, f"{self.ids[t]} unowned outside setup"
                 continue
             assert 0 <= o < n and not s.players[o].eliminated, f"{self.ids[t]} owner {o}"

@@ -507,6 +507,11 @@ class RuleSet:
         except msgspec.ValidationError as e:
             raise SetupError("bad_scenario", f"Invalid [family] table: {e}") from None
 
+    def scenario_deck(self) -> list[int]:
+        """The cards a scenario position deals its hands and pile from (CORE: the ``main``
+        deck; a family whose cards are all in decks of its own names its pile here)."""
+        return self.board.deck_cards("main")
+
     def view_extra(self, state: GameState, viewer: Seat | None) -> dict[str, Any]:
         """What the family's state shows to ``viewer`` beyond CORE's view (JSON builtins)."""
         return {}
@@ -518,6 +523,11 @@ class RuleSet:
     def territory_view(self, state: GameState, t: int) -> dict[str, Any]:
         """Family facts shown on territory ``t`` (the teams' stacks, a city, ships, ...)."""
         return {}
+
+    def uncontrolled(self, state: GameState, t: int) -> bool:
+        """Whether territory ``t`` may lie empty and held by nobody outside the set-up
+        (CORE-02's exception, e.g. NAP-ADV-45: a territory an epidemic emptied); never in CORE."""
+        return False
 
     def check_invariants(self, state: GameState) -> list[str]:
         """Set-specific invariants broken in ``state`` (audits; CORE's are checked by tests)."""

@@ -1,0 +1,221 @@
+"""Risk Napoléon, the 1796 campaign (NAP-CAMP-*): its own rules as pure functions.
+
+The campaign (rulebooks 000 l.1095-1219, 001 l.430-538) is no rule set yet; these are the
+building blocks it will use, each one rule from plain facts and the board of
+``boards/napoleon/advanced`` (sections ``nap_campaign_1796`` and ``nap_campaign_objectives``):
+the sides and colours, the starting alliances, the capital half bonus, the allies' income,
+the English alliances' stability, the English defence force, the annexations and the VP
+objectives.  The decisions the catalogue leaves open are named options (``CAMPAIGN_OPTIONS``)
+defaulting to its recommended readings.
+
+Armies are named by colour: ``blue`` (the French player), ``red`` (the English player),
+``white`` (Austrians), ``black`` (Prussians), ``green`` (Russians), ``yellow`` (the passive
+neutral).  ``allied`` maps an independent's colour to the player colour it is allied to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from math import ceil
+from typing import Literal
+
+from risk_core.board import Board
+from risk_core.errors import RuleError
+from risk_core.rulesets.base import Option
+from risk_core.rulesets.napoleon_advanced_data import CampaignArmy, CampaignObjective
+
+Side = Literal["french", "english"]
+FRENCH, ENGLISH = "blue", "red"  # NAP-CAMP-01, DEC-07
+SIDES: dict[str, Side] = {FRENCH: "french", ENGLISH: "english"}
+INDEPENDENTS = ("white", "black", "green")  # NAP-CAMP-03: active
+PASSIVE = "yellow"
+# NAP-CAMP-07: the powers whose capital pays half their empire bonus.
+POWERS = {
+    "blue": "empire_francais",
+    "red": "royaume_uni",
+    "white": "empire_d_autriche",
+    "black": "royaumes_de_prusse",
+    "green": "empire_de_russie",
+}
+DEFENCE_FORCE = 5  # NAP-CAMP-13
+STABILITY_ROLL = 6  # NAP-CAMP-09: an English ally that loses turns neutral on 6 (+1 a leader)
+
+CAMPAIGN_OPTIONS: dict[str, Option] = {
+    "rounds": Option(
+        default=5,
+        choices=(5, 8, 9),
+        doc="DEC-06 (NAP-CAMP-05): 5 rounds (recommended: 001 says 5 twice), 8 (000 l.1111) "
+        "or 9 (000 l.1149).",
+    ),
+    "english_colour": Option(
+        default="red",
+        choices=("red",),
+        doc="DEC-07 (NAP-CAMP-01): the English player is red (001); 000's 'Jaune' would make "
+        "one army both a player and the passive neutral, so it is not offered.",
+    ),
+    "half_bonus": Option(
+        default="max",
+        choices=("max", "add"),
+        doc="DEC-32(a) (NAP-CAMP-07): a power holding its capital gets the larger of its whole "
+        "empire's bonus and half of it rounded up (max, recommended), or both (add).",
+    ),
+    "maritime_supremacy": Option(
+        default="more_zones",
+        choices=("more_zones", "both_routes"),
+        doc="DEC-32(b) (NAP-CAMP-14): maritime supremacy is strictly more sea zones than the "
+        "opponent at the start of your turn (more_zones, recommended), or both maritime "
+        "routes (both_routes).",
+    ),
+}
+
+
+def side_of(colour: str) -> Side:
+    """NAP-CAMP-01 (DEC-07): the French player is blue, the English red."""
+    if colour not in SIDES:
+        raise RuleError("not_a_player", f"{colour} is no player's colour in the campaign.")
+    return SIDES[colour]
+
+
+def armies(board: Board) -> dict[str, CampaignArmy]:
+    rows: tuple[CampaignArmy, ...] = board.section("nap_campaign_1796") or ()
+    return {a.colour: a for a in rows}
+
+
+def starting_alliances() -> dict[str, str]:
+    """NAP-CAMP-06: the Austrians and Prussians start allied to the English, the Russians
+    neutral (absent from the map)."""
+    return {"white": ENGLISH, "black": ENGLISH}
+
+
+def capital_income(board: Board, owner: Mapping[str, str], power: str, reading: str = "max") -> int:
+    """NAP-CAMP-07 (DEC-32a): the empire part of ``power``'s income: its whole empire's bonus
+    when it holds every territory; half of it rounded up whenever it holds its capital; the
+    larger of the two (``max``) or both (``add``).  ``owner`` maps territory ids to colours."""
+    group = board.groups[board.group_index[POWERS[power]]]
+    members = [board.territories[t].id for t in board.group_members[board.group_index[group.id]]]
+    whole = group.bonus if all(owner.get(t) == power for t in members) else 0
+    capital = group.capital is not None and owner.get(group.capital) == power
+    half = ceil(group.bonus / 2) if capital else 0
+    return whole + half if reading == "add" else max(whole, half)
+
+
+def allied_income(board: Board, owner: Mapping[str, str], power: str, reading: str = "max") -> int:
+    """NAP-CAMP-08: an allied power receives its territory count's reinforcements (at least
+    3) plus its capital or empire bonus; a neutral one nothing (the caller's test)."""
+    count = sum(1 for c in owner.values() if c == power)
+    return max(3, count // 3) + capital_income(board, owner, power, reading)
+
+
+def ally_turns_neutral(roll: int, leaders_captured: int) -> bool:
+    """NAP-CAMP-09 (DEC-32c): an English ally on the losing side of an invasion turns neutral
+    on a d6 of 6, +1 to the roll per general or admiral captured in that invasion."""
+    return roll + leaders_captured >= STABILITY_ROLL
+
+
+def defence_force_attackers(regiments: int) -> int:
+    """NAP-CAMP-13: the regiments an English territory of the United Kingdom may send: those
+    above 5 (an attack needs more than 5)."""
+    return max(0, regiments - DEFENCE_FORCE)
+
+
+def check_defence_force(board: Board, territory: str, regiments: int, leaving: int) -> None:
+    """NAP-CAMP-13/15: a voluntary departure may not leave fewer than 5 in the UK."""
+    uk = POWERS[ENGLISH]
+    if board.territories[board.index[territory]].group == uk and regiments - leaving < 5:
+        raise RuleError(
+            "defence_force",
+            f"{territory} must keep {DEFENCE_FORCE} regiments (NAP-CAMP-13): at most "
+            f"{defence_force_attackers(regiments)} may leave.",
+        )
+
+
+def check_annexation(
+    board: Board,
+    territory: str,
+    holder: str,
+    annexer: str,
+    allied: Mapping[str, str],
+    done: Iterable[str],
+) -> Literal["ally", "neutral"]:
+    """NAP-CAMP-11/12/15: which annexation ``annexer`` may make of ``territory``: an ally's
+    non-capital territory (the ally then turns neutral), or the passive neutral's (for a
+    card); one of each kind a turn."""
+    if any(g.capital == territory for g in board.groups):
+        raise RuleError("annex_capital", "A capital cannot be annexed (NAP-CAMP-15).")
+    if holder == PASSIVE:
+        kind: Literal["ally", "neutral"] = "neutral"
+    elif allied.get(holder) == annexer:
+        kind = "ally"
+    else:
+        raise RuleError(
+            "not_annexable", "Annex a territory of one of your allies or of the neutral."
+        )
+    if kind in set(done):
+        raise RuleError("one_per_turn", f"You have annexed one {kind} territory this turn.")
+    return kind
+
+
+def maritime_supremacy(
+    zones: Mapping[str, int], routes: Mapping[str, int], side: str, reading: str = "more_zones"
+) -> bool:
+    """NAP-CAMP-14/DEC-32(b): ``zones``/``routes`` held per player colour."""
+    other = ENGLISH if side == FRENCH else FRENCH
+    if reading == "both_routes":
+        return routes.get(side, 0) >= 2
+    return zones.get(side, 0) > zones.get(other, 0)
+
+
+def objectives(board: Board, side: Side) -> list[CampaignObjective]:
+    rows: tuple[CampaignObjective, ...] = board.section("nap_campaign_objectives") or ()
+    return [r for r in rows if r.side == side]
+
+
+def turn_vp(
+    board: Board,
+    side_colour: str,
+    owner: Mapping[str, str],
+    allies: int,
+    supremacy: bool,
+) -> int:
+    """NAP-CAMP-14: the control VP at the start of a turn (besides empires and routes, which
+    the advanced game already scores): the side's own capital line, maritime supremacy,
+    Égypte, and 1 per ally."""
+    total = 0
+    for r in objectives(board, side_of(side_colour)):
+        if r.kind == "ally":
+            total += r.vp * allies
+        elif r.kind == "control":
+            held = (
+                supremacy
+                if r.target == "maritime_supremacy"
+                else owner.get(r.target) == side_colour
+            )
+            total += r.vp if held else 0
+    return total
+
+
+def invasion_vp(
+    board: Board,
+    side_colour: str,
+    territory: str,
+    year: int | None,
+    allied: Mapping[str, str],
+    scored: Sequence[str],
+) -> int:
+    """NAP-CAMP-14: the one-shot VP for the first invasion of ``territory`` by the side or
+    its allies, with its condition (Égypte before 1809, a power allied to the other side)."""
+    side = side_of(side_colour)
+    if f"{side}:{territory}" in scored:
+        return 0
+    for r in objectives(board, side):
+        if r.kind != "invasion" or r.target != territory:
+            continue
+        if r.condition == "before_1809" and (year is None or year >= 1809):
+            return 0
+        if r.condition.startswith("allied_to_"):
+            other, _, colour = r.condition.removeprefix("allied_to_").partition(":")
+            wanted = FRENCH if other == "french" else ENGLISH
+            if allied.get(colour) != wanted:
+                return 0
+        return r.vp
+    return 0

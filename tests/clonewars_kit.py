@@ -1,0 +1,76 @@
+"""Positions for the Clone Wars rule tests: scenario documents, loaded in-process or by the CLI.
+
+``doc`` builds a scenario on the galaxy board (round-robin owners with 2 troops, overrides by
+planet), ``engine_game`` loads it through the scenario code into a state, ``cli_game`` writes it
+to a file and starts it with `risk new --scenario`.  Cards in hands are named by id (the faction
+cards name no planet): ``FIGHTERS``, ``CORVETTES`` and ``CAPITALS`` list the standard deck's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from click.testing import Result
+
+from risk_core.model import Event, GameState
+from risk_core.rulesets import get as get_ruleset
+from tests import scenario_kit
+from tests.scenario_kit import error as error  # re-exported: the tests read them here
+from tests.scenario_kit import out as out
+
+Run = Callable[..., Result]
+STANDARD = "clonewars-standard"
+RS = get_ruleset(STANDARD)  # imports the family, whose board sections are then known
+BOARD = RS.board
+IDS = [t.id for t in BOARD.territories]
+NAMES = ["Ann", "Bob", "Cy", "Dee"]
+DECK = RS.scenario_deck()
+FIGHTERS = [c for c in DECK if BOARD.cards[c].kind == "fighter"]
+CORVETTES = [c for c in DECK if BOARD.cards[c].kind == "corvette"]
+CAPITALS = [c for c in DECK if BOARD.cards[c].kind == "capital"]
+
+
+def members(system: str) -> list[str]:
+    return [IDS[t] for t in BOARD.group_members[BOARD.group_index[system]]]
+
+
+def doc(
+    *,
+    ruleset: str = STANDARD,
+    players: int = 3,
+    owners: dict[str, int] | None = None,
+    armies: dict[str, int] | None = None,
+    default_owner: int | None = None,
+    hands: dict[str, list[int]] | None = None,
+    dice: list[int] | None = None,
+    current: int = 0,
+    phase: str = "reinforce",
+    options: dict[str, Any] | None = None,
+    seed: int = 7,
+) -> dict[str, Any]:
+    """A scenario: every planet round-robin (or ``default_owner``) with 2 troops."""
+    territories = {}
+    for i, t in enumerate(IDS):
+        owner = (owners or {}).get(t, default_owner if default_owner is not None else i % players)
+        territories[t] = {"owner": owner, "armies": (armies or {}).get(t, 2)}
+    return {
+        "ruleset": ruleset,
+        "players": NAMES[:players],
+        "seed": seed,
+        "current": current,
+        "phase": phase,
+        "territories": territories,
+        "hands": {k: [str(c) for c in v] for k, v in (hands or {}).items()},
+        "dice": dice or [],
+        "options": options or {},
+    }
+
+
+def engine_game(**kw: Any) -> tuple[GameState, list[Event]]:
+    return scenario_kit.engine_game(doc(**kw))
+
+
+def cli_game(risk: Run, tmp_path: Path, **kw: Any) -> str:
+    return scenario_kit.cli_game(risk, tmp_path, doc(**kw), "cw")

@@ -1,0 +1,231 @@
+"""Issue 14, goal 7 ("Long histories"): audit, export and import stream the history.
+
+A long classic game is generated in memory (random legal commands, attacks preferred, as the
+history benchmark plays).  The audit reads its records through a counting source: two passes,
+each holding no more than the record under audit and the next one.  Audit, export and import
+of a short and of a four times longer game then peak at the same memory (``tracemalloc``): what
+they hold does not grow with the history.  An import whose file changes between its passes is
+refused, and the batches it had written are rolled back.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import tracemalloc
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
+
+import msgspec
+import pytest
+
+import risk_core as rc
+from risk_core.model import Attack
+from risk_service import GameService, exchange, store
+from risk_service.audit import audit, audit_game
+from risk_service.exchange import audit_export, import_game, write_export, write_game
+from risk_service.store import GameRecord
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+SHORT, LONG = 2_000, 8_000  # events
+
+
+def long_game(events: int, seed: int = 1) -> list[bytes]:
+    """A classic game of about ``events`` events, as the JSON lines of its records."""
+    rnd = random.Random(seed)
+    opening = rc.start("classic", PLAYERS, seed=seed, game_id="long")
+    state = rc.replay(opening)
+    lines = [rc.encode(GameRecord(version=state.version, command=None, events=tuple(opening)))]
+    while state.version < events and state.phase != "over":
+        legal = rc.legal_commands(state)
+        attacks = [c for c in legal if isinstance(c, Attack)]
+        cmd = rnd.choice(attacks if attacks and rnd.random() < 0.7 else legal)
+        out = rc.decide(state, cmd)
+        rc.apply_in_place(state, out)
+        lines.append(rc.encode(GameRecord(version=state.version, command=cmd, events=tuple(out))))
+    return lines
+
+
+@pytest.fixture(scope="module")
+def games() -> dict[int, list[bytes]]:
+    return {n: long_game(n) for n in (SHORT, LONG)}
+
+
+class CountingSource:
+    """A ``RecordSource`` that decodes its records as they are asked for and counts passes,
+    and how far the pass under way has read ahead of the events the audit has checked."""
+
+    def __init__(self, lines: list[bytes]) -> None:
+        self.lines = lines
+        self.passes = 0
+        self.read = 0  # events handed out by the latest pass
+        self.checked = 0  # events the audit has reported checked
+        self.most_ahead = 0  # in events
+        self.biggest = 0  # the largest record, in events
+
+    def __call__(self) -> Iterator[GameRecord]:
+        self.passes += 1
+        self.read = 0
+        for line in self.lines:
+            record = msgspec.json.decode(line, type=GameRecord)
+            self.read += len(record.events)
+            self.biggest = max(self.biggest, len(record.events))
+            yield record
+
+    def progress(self, n: int) -> None:
+        self.checked += n
+        self.most_ahead = max(self.most_ahead, self.read - self.checked)
+
+
+def test_the_audit_reads_two_passes_holding_two_records(games: dict[int, list[bytes]]) -> None:
+    """Issue 14 goal 7: a first pass (seeds revealed at the end, totals), then re-execution
+    holding the record under audit and the next (a branch point may cut it) — never the
+    whole history; the report is the one an audit of the whole list gives."""
+    lines = games[LONG]
+    source = CountingSource(lines)
+    report = audit(source, game_id="long", progress=source.progress)
+    assert report.ok, report.divergence
+    assert source.passes == 2
+    assert source.checked == report.events >= LONG
+    assert 0 < source.most_ahead <= 2 * source.biggest < 100
+    whole = [msgspec.json.decode(line, type=GameRecord) for line in lines]
+    assert msgspec.to_builtins(audit(whole, game_id="long")) == msgspec.to_builtins(report)
+
+
+def _export(tmp: Path, lines: list[bytes], name: str) -> Path:
+    path = tmp / f"{name}.jsonl"
+    records = (msgspec.json.decode(line, type=GameRecord) for line in lines)
+    with path.open("wb") as f:
+        write_export("long", records, f)
+    return path
+
+
+def _with_file(path: Path, mode: str, use: Callable[[IO[bytes]], object]) -> object:
+    with path.open(mode) as f:
+        return use(f)  # type: ignore[arg-type]
+
+
+def _peak(call: Callable[[], object]) -> int:
+    """The most memory (bytes) ``call`` allocated at once, beyond what it returned with."""
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_memory_does_not_grow_with_the_history(
+    games: dict[int, list[bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14 goal 7: audit (of a file and of a stored game), export and import of a game four
+    times as long peak at the same memory.  Held whole, 6,000 more events would add ~6 MB;
+    pages, chunks and batches are made small so that both lengths fill them."""
+    monkeypatch.setattr(exchange, "CHUNK", 1 << 16)
+    monkeypatch.setattr(exchange, "SPOOL", 1 << 16)
+    monkeypatch.setattr(store, "RECORD_PAGE", 500)
+    monkeypatch.setattr(store, "WRITE_BATCH", 500)
+    short, long = (_peaks(tmp_path, games[n], n) for n in (SHORT, LONG))
+    for step in short:
+        assert long[step] < short[step] + 600_000, (step, short[step], long[step])
+
+
+def _peaks(tmp_path: Path, lines: list[bytes], n: int) -> dict[str, int]:
+    path = _export(tmp_path, lines, f"g{n}")
+    out = tmp_path / "out.jsonl"
+    with GameService(f"sqlite://{tmp_path / f'g{n}.db'}") as service:
+        service.create_schema()
+        steps: dict[str, Callable[[], object]] = {
+            "audit --file": lambda: _with_file(path, "rb", audit_export),
+            "import": lambda: _with_file(path, "rb", lambda f: import_game(service, f)),
+            "audit": lambda: audit_game(service, "long"),
+            "export": lambda: _with_file(out, "wb", lambda f: write_game(service, "long", f)),
+        }
+        peaks = {step: _peak(call) for step, call in steps.items()}
+        assert out.read_bytes() == path.read_bytes()
+        report = audit_game(service, "long")
+    assert report.ok and report.events >= n
+    return peaks
+
+
+def test_an_import_whose_file_changes_between_passes_writes_nothing(
+    games: dict[int, list[bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14 goal 7: the write is a pass of its own, in batches inside one transaction; a
+    file changed after its audit is refused there (each pass hashes what it reads) and the
+    batches already written are rolled back."""
+    monkeypatch.setattr(store, "WRITE_BATCH", 200)
+    path = _export(tmp_path, games[SHORT], "changing")
+    data = path.read_bytes()
+    at = data.index(b'"count":', len(data) // 2)  # a digit in the second half of the file
+    digit = data[at + 8 : at + 9]
+    changed = data[: at + 8] + (b"1" if digit != b"1" else b"2") + data[at + 9 :]
+    total = exchange.ExportReader(data).header.events
+    checked = [0]
+
+    def progress(n: int) -> None:
+        checked[0] += n
+        if checked[0] == total:
+            path.write_bytes(changed)  # the audit is done: the write pass reads another file
+
+    db = tmp_path / "target.db"
+    with GameService(f"sqlite://{db}") as service:
+        service.create_schema()
+        with path.open("rb") as f, pytest.raises(rc.RiskError) as err:
+            import_game(service, f, progress=progress)
+        assert err.value.code == "bad_export" and "changed while it was read" in err.value.message
+        assert service.games() == []
+    with sqlite3.connect(db) as conn:
+        for table in ("stored_events", "stored_snapshots"):
+            assert conn.execute(f"SELECT count(*) FROM {table}").fetchone() == (0,)
+
+
+def test_a_stored_game_is_read_a_page_at_a_time(games: dict[int, list[bytes]]) -> None:
+    """``GameService.iter_records`` gives the records ``records`` gives, whatever the page
+    size (a page may end inside a record), and stops at ``upto``."""
+    with GameService("memory://") as service:
+        service.create_schema()
+        import_game(service, _lines_export(games[SHORT]), game_id="g")
+        whole = service.records("g")
+        for page in (1, 7, 500, 100_000):
+            assert list(service.iter_records("g", page=page)) == whole
+        upto = whole[len(whole) // 2].version
+        assert list(service.iter_records("g", upto=upto, page=7)) == whole[: len(whole) // 2 + 1]
+        assert list(service.iter_events("g", 10, page=3)) == service.events("g", upto=10)
+        for call in (lambda: service.iter_records("nope"), lambda: service.iter_events("g", 10**9)):
+            with pytest.raises(rc.RiskError) as err:
+                call()
+            assert err.value.code in ("unknown_game", "bad_version")
+
+
+def _lines_export(lines: list[bytes]) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    write_export("long", (msgspec.json.decode(line, type=GameRecord) for line in lines), out)
+    return out.getvalue()
+
+
+def test_an_audit_reads_the_history_the_game_had_when_it_began(
+    games: dict[int, list[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14 goal 7: a game played on while it is audited — its passes read pages, not one
+    snapshot — is audited up to the version it had when the audit began."""
+    from risk_core import bots
+
+    monkeypatch.setattr(store, "RECORD_PAGE", 100)
+    with GameService("memory://") as service:
+        service.create_schema()
+        import_game(service, _lines_export(games[SHORT]), game_id="live")
+        version = service.state("live").version
+        played: list[int] = []
+
+        def progress(n: int) -> None:
+            if not played:  # the first record is checked: another player moves meanwhile
+                played.append(len(service.submit("live", bots.choose(service.state("live")))))
+
+        report = audit_game(service, "live", progress=progress)
+        assert played and service.state("live").version == version + played[0]
+        assert report.ok and report.verified == report.events == version
+        assert audit_game(service, "live").events == version + played[0]
