@@ -41,8 +41,9 @@ def rules(name: str | None, as_json: bool) -> None:
         click.echo(render.rules_text(infos[0]))
         click.echo(f"  {facts_sentence(board, detailed=True)}")
     else:
+        width = max(len(i["name"]) for i in infos) + 2  # a name never runs into its title
         for i in infos:
-            click.echo(f"{i['name']:<18}{i['title']}  [{i['board']} board]")
+            click.echo(f"{i['name']:<{width}}{i['title']}  [{i['board']} board]")
             own = {k: v for k, v in i["phases"].items() if CORE_PHASES.get(k) != v}
             for line in render.phases_text(own, 20):
                 click.echo(line)

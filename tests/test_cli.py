@@ -326,6 +326,18 @@ def test_rules(risk: Run) -> None:
     assert "[unknown_ruleset]" in error(risk, "rules", "chess")
 
 
+def test_rules_list_keeps_every_name_apart_from_its_title(risk: Run) -> None:
+    """`risk rules`: each rule set's line is its name, spaces, then its title, however long
+    the longest name (clonewars-standard ran into its title)."""
+    infos = out(risk, "rules")
+    lines = risk("rules").stdout.splitlines()
+    for info in infos:
+        line = next(x for x in lines if x.startswith(info["name"] + " "))
+        assert line.split()[0] == info["name"]
+        assert line[len(info["name"]) :].startswith("  ")
+        assert info["title"] in line
+
+
 def test_boards(risk: Run) -> None:
     assert [b["id"] for b in out(risk, "boards")] == rc.board_names()
     shown = json.loads(risk("boards", "show", "classic", "--json").stdout)
