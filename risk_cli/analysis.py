@@ -2,7 +2,7 @@
 
 All three read the local store only (like ``risk bot``) and store nothing.  ``odds`` computes
 exact probabilities from the dice rules (``risk_core.odds``, CORE-14..16); ``near`` lists a
-territory's neighbours by the rule set's ``attack_graph``; ``moves`` groups ``legal_commands``.
+territory's neighbours by the rule set's ``attack_graph``; ``moves`` groups ``legal_moves``.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import click
 import msgspec
 
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
-from risk_core import Command, GameState, RiskError, RuleError, ruleset_of, to_act
-from risk_core.model import Attack, Defend, EndTurn, Fortify, Occupy, Place, Trade
+from risk_core import GameState, RiskError, RuleError, ruleset_of, to_act
+from risk_core.model import Attack, Defend, EndTurn, Fortify, LegalMove, Occupy, Place, Trade
 from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice, game_dice
 from risk_core.rulesets.base import RuleSet
 
@@ -310,10 +310,13 @@ def _span(counts: Iterable[int]) -> list[int]:
     return [min(values), max(values)]
 
 
-def grouped_moves(state: GameState, commands: list[Command]) -> JsonDict:
-    """``legal_commands`` grouped: trades as card lists, placements as territories with a
+def grouped_moves(state: GameState, moves: list[LegalMove]) -> JsonDict:
+    """``legal_moves`` grouped: trades as card lists, placements as territories with a
     count range, attacks as origin → targets with dice, fortify as origin → targets with count
-    ranges, defend / occupy as ranges, end, and any family command by its type."""
+    ranges, defend / occupy as ranges, end, and any family command by its type.
+
+    Each entry's count range is read as it is, never expanded, so this costs what the choices
+    of territory and card cost, however many armies are on the board (issue 14)."""
     rules = ruleset_of(state)
     trades: list[JsonDict] = []
     place: dict[str, list[int]] = defaultdict(list)
@@ -323,26 +326,30 @@ def grouped_moves(state: GameState, commands: list[Command]) -> JsonDict:
     occupy: list[int] = []
     end = False
     other: dict[str, list[JsonDict]] = defaultdict(list)
-    for cmd in commands:
+    for move in moves:
+        cmd = move.command
+        # The lowest and highest count of the entry (the command's own count when it has none).
+        ends = [move.low, move.high] if move.field is not None else None
         if isinstance(cmd, Trade):
             labels = [rules.card_label(c) for c in cmd.cards]
             trades.append({"cards": list(cmd.cards), "labels": labels})
         elif isinstance(cmd, Place):
-            place[cmd.territory].append(cmd.count)
+            place[cmd.territory] += ends or [cmd.count]
         elif isinstance(cmd, Attack):
-            attack[cmd.origin][cmd.target].append(cmd.dice)
+            attack[cmd.origin][cmd.target] += ends or [cmd.dice]
         elif isinstance(cmd, Fortify):
-            fortify[cmd.origin][cmd.target].append(cmd.count)
+            fortify[cmd.origin][cmd.target] += ends or [cmd.count]
         elif isinstance(cmd, Defend):
-            defend.append(cmd.dice)
+            defend += ends or [cmd.dice]
         elif isinstance(cmd, Occupy):
-            occupy.append(cmd.count)
+            occupy += ends or [cmd.count]
         elif isinstance(cmd, EndTurn):
             end = True
         else:
-            fields = msgspec.to_builtins(cmd)
-            fields.pop("seat", None)
-            other[str(fields.pop("type"))].append(fields)
+            for one in move.commands():
+                fields = msgspec.to_builtins(one)
+                fields.pop("seat", None)
+                other[str(fields.pop("type"))].append(fields)
     nested = {"attack": attack, "fortify": fortify}
     return {
         "trade": trades,
@@ -406,7 +413,7 @@ def moves(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
     seat = acting if seat is None else seat
     rules = ruleset_of(state)
     mine = seat is not None and seat == acting
-    g = grouped_moves(state, rules.legal_commands(state) if mine else [])
+    g = grouped_moves(state, rules.legal_moves(state) if mine else [])
     if as_json:
         echo_json({"game_id": game_id, "seat": seat, "phase": state.phase, "moves": g})
         return

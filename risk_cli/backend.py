@@ -12,22 +12,22 @@ seat's to move.
 from __future__ import annotations
 
 import abc
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from risk_cli import profile
 from risk_cli.common import Named, acting_seat, named_in_view, named_seats, seats_named
 from risk_core import Board, Command, RiskError, RuleError, SeatInfo, apply_in_place, load_board
 from risk_core.model import OptionValue
 from risk_core.views import view, visible_events
-from risk_service import deadlines
 
-# The service's client (redis), its requests, the signing keys (cryptography), the history and
-# the export are imported where they are used: showing or moving a game on the local store
-# needs none of them (tests/test_startup.py).
+# The service's client (redis), its requests, the signing keys (cryptography), the profile, the
+# history and the export are imported where they are used: showing or moving a game on the
+# local store needs none of them, and showing the latest view of a SQLite store needs neither
+# the store nor the deadlines' ledger (tests/test_startup.py).
 if TYPE_CHECKING:
     from risk_cli.common import App
     from risk_service.history import Lineage
@@ -138,11 +138,33 @@ class LocalBackend(Backend):
         return [msgspec.to_builtins(s) for s in self.app.service.games()]
 
     def view(self, game_id: str, seat: str | None, *, at: int | None = None) -> JsonDict:
+        if at is None:
+            fast = self._file_view(game_id, seat)
+            if fast is not None:
+                return fast
+        from risk_service import deadlines
+
         state = self.app.service.state(game_id, at=at)
         v = view(state, None if seat is None else seats_named(named_seats(state), seat))
         return deadlines.stored_view(self.app.service, game_id, v, at is None)
 
+    def _file_view(self, game_id: str, seat: str | None) -> JsonDict | None:
+        """The latest view read straight from a SQLite file (``risk_service.read_sqlite``),
+        without opening the service; None when the store is not such a file or the read is
+        anything but plain (the service then answers, errors included)."""
+        from risk_service import read_sqlite
+
+        store = self.app.store if self.app.store is not None else os.environ.get("RISK_STORE")
+        path = read_sqlite.sqlite_path(store)
+        state = None if path is None else read_sqlite.latest_state(path, game_id)
+        if path is None or state is None:
+            return None
+        v = view(state, None if seat is None else seats_named(named_seats(state), seat))
+        return read_sqlite.stored_view(path, game_id, v)
+
     def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
+        from risk_service import deadlines
+
         events = self.app.service.events(game_id, upto=upto)
         started = events[0]
         named = named_in_view(msgspec.to_builtins(getattr(started, "players", ())))
@@ -182,6 +204,7 @@ class RemoteBackend(Backend):
     remote = True
 
     def __init__(self, url: str) -> None:
+        from risk_cli import profile
         from risk_service.client import ServiceClient
 
         self.client = ServiceClient(url)
@@ -191,6 +214,7 @@ class RemoteBackend(Backend):
         self.client.close()
 
     def _key(self, game_id: str, seat: int) -> SigningKey:
+        from risk_cli import profile
         from risk_service.client import RemoteError
         from risk_service.signing import SigningKey
 
@@ -222,6 +246,7 @@ class RemoteBackend(Backend):
         options: dict[str, OptionValue],
         game_id: str | None,
     ) -> Created:
+        from risk_cli import profile
         from risk_service.client import new_request_id
         from risk_service.protocol import NewGameRequest
         from risk_service.signing import Invitation, SigningKey
@@ -258,6 +283,7 @@ class RemoteBackend(Backend):
     def join(self, invitation: Invitation) -> JsonDict:
         """Claim the invitation's seat with a key pair made here; the key is kept in the
         profile (before the claim is sent: a claim answered but unheard is not lost)."""
+        from risk_cli import profile
         from risk_service.client import new_request_id
         from risk_service.protocol import ClaimRequest
         from risk_service.signing import SigningKey

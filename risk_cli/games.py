@@ -21,7 +21,6 @@ from risk_cli.common import (
     seat_of,
     seats_named,
 )
-from risk_cli.profile import profile_path
 from risk_cli.turns import position, turn_option
 from risk_core import Event, RiskError, SeatInfo, SetupError, load_board
 from risk_core.board import unverified_facts
@@ -185,7 +184,11 @@ def new(
     v = backend.view(game_id, None)
     players_names = [p["name"] for p in v["players"]]
     commanded = {p["seat"]: p["commander"] for p in v["players"] if p.get("commander")}
-    kept = str(profile_path()) if backend.remote else None  # where the owner's key went
+    kept = None  # where the owner's key went (the profile: not imported by local commands)
+    if backend.remote:
+        from risk_cli.profile import profile_path
+
+        kept = str(profile_path())
     if as_json:
         echo_json(
             {

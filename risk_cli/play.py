@@ -8,9 +8,12 @@ on, so a move made meanwhile by someone else is a conflict, not a move on a stal
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from risk_core import Event, GameState, RiskError, apply_in_place, bots, to_act
-from risk_service import GameService
+
+if TYPE_CHECKING:  # `risk show` imports this module (a family's verbs) but never the store
+    from risk_service import GameService
 
 # One seat's turn is a few dozen commands; this many means a bot that cannot finish its turn.
 MAX_COMMANDS_PER_CALL = 10_000

@@ -14,7 +14,6 @@ import click
 
 from risk_core import Board, SetupError
 from risk_core.rulesets.base import registered
-from risk_service.deadlines import format_duration
 
 JsonDict = dict[str, Any]
 
@@ -381,6 +380,8 @@ def deadline_text(deadline: JsonDict) -> str:
 
 def due_text(deadline: JsonDict) -> str | None:
     """When the turn in progress is due, and the time left (None: not known here)."""
+    from risk_service.deadlines import format_duration  # not at start-up: tests/test_startup.py
+
     if deadline.get("due") is None:
         return None
     due = deadline["due"].replace("T", " ").replace("Z", " UTC")

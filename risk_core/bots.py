@@ -1,4 +1,4 @@
-"""Seeded computer players: a uniform ``random`` player and a ``greedy`` one.
+"""Seeded computer players: a ``random`` player and a ``greedy`` one.
 
 A bot is a pure function of the state and a seed: the choice draws from a counter-based stream
 keyed by the seed, the game's seed and ``state.version`` (``risk_core.rng``), so the same game
@@ -6,7 +6,7 @@ and the same bot seed give the same command on every platform, and nothing globa
 
 The greedy player reads the board through the rule set's own hooks (``attack_options``,
 ``valid_sets``, ``fortify_reachable``, ``must_trade``…) so that it plays any registered rule set
-legally; ``choose`` still checks its proposal with ``decide`` and falls back to a uniformly
+legally; ``choose`` still checks its proposal with ``decide`` and falls back to a randomly
 drawn legal command, so a rule it does not know can only make it play worse, never illegally.
 """
 
@@ -16,8 +16,10 @@ from collections import deque
 from collections.abc import Sequence
 from functools import cache
 
+import msgspec
+
 from risk_core.board import Board
-from risk_core.engine import apply_in_place, decide, legal_commands, replay, ruleset_of, to_act
+from risk_core.engine import apply_in_place, decide, legal_moves, replay, ruleset_of, to_act
 from risk_core.errors import RuleError
 from risk_core.model import (
     Attack,
@@ -27,6 +29,7 @@ from risk_core.model import (
     Event,
     Fortify,
     GameState,
+    LegalMove,
     Occupy,
     Place,
     Seat,
@@ -68,8 +71,8 @@ def play(
         return cmd, decide(state, cmd)
     except RuleError:
         # A rule the greedy player does not model: any legal command keeps the game going.
-        cmds = legal_commands(state)
-        fallback = cmds[bot_rng(state, seed).below(len(cmds))]
+        # (Without ``blitz``: an entry of ``legal_moves`` as it is, which ``decide`` accepts.)
+        fallback = random_command(state, bot_rng(state, seed), blitz=False)
         return fallback, decide(state, fallback)
 
 
@@ -85,8 +88,29 @@ def propose(state: GameState, *, level: str = "greedy", seed: int | str = 0) -> 
         cmd = Greedy(state, seat, rng).command()
         if cmd is not None:
             return cmd
-    cmds = legal_commands(state)
-    return cmds[rng.below(len(cmds))]
+    return random_command(state, rng)
+
+
+def random_command(state: GameState, rng: Rng, *, blitz: bool = True) -> Command:
+    """A random legal command, drawn without listing every count (issue 14): a kind of move
+    (command type) uniformly, then one of that kind's ``legal_moves`` entries uniformly, then
+    a count uniformly in the entry's range.
+
+    Drawing the kind first makes every family command as likely as attacking or ending the
+    turn, so the random player exercises all of them, and the counts of large armies no longer
+    swamp the draw with placements and free moves.  With ``blitz``, three attacks in four are
+    fought ``until="conquer"``: single battles cannot keep up with the reinforcements, and
+    random games would never reach a winner; the other quarter keeps single battles played.
+    """
+    kinds: dict[type[Command], list[LegalMove]] = {}
+    for move in legal_moves(state):
+        kinds.setdefault(type(move.command), []).append(move)
+    entries = list(kinds.values())[rng.below(len(kinds))]
+    move = entries[rng.below(len(entries))]
+    cmd = move.nth(rng.below(move.size()))
+    if blitz and type(cmd) is Attack and cmd.until == "once" and rng.below(4):
+        cmd = msgspec.structs.replace(cmd, until="conquer")
+    return cmd
 
 
 @cache

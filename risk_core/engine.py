@@ -13,6 +13,7 @@ from risk_core.model import (
     Event,
     GameStarted,
     GameState,
+    LegalMove,
     OptionValue,
     Seat,
     SeatInfo,
@@ -112,6 +113,13 @@ def initial_state(first: GameStarted) -> GameState:
 def legal_commands(state: GameState) -> list[Command]:
     """Every legal command of the seat that must act (every count of large choices)."""
     return ruleset_of(state).legal_commands(state)
+
+
+def legal_moves(state: GameState) -> list[LegalMove]:
+    """``legal_commands`` with each count as a range (``LegalMove``): as long as the choices of
+    territory and card, however many armies the board holds; expanded in order, the same
+    commands as ``legal_commands``."""
+    return ruleset_of(state).legal_moves(state)
 
 
 def to_act(state: GameState) -> Seat | None:

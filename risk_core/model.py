@@ -125,6 +125,34 @@ class EndTurn(Command, frozen=True, tag="end"):
     """End the turn without (or after) attacking, without a free move."""
 
 
+class LegalMove(msgspec.Struct, frozen=True, kw_only=True):
+    """Legal commands that differ only in one count field: ``command`` with ``field`` set to
+    every value from ``low`` to ``high`` (inclusive), or ``command`` alone when ``field`` is None.
+
+    Describing a count as a range keeps the list of legal moves as long as the choices of
+    territory and card, however many armies the board holds (issue 14).
+    """
+
+    command: Command
+    field: str | None = None
+    low: int = 0
+    high: int = 0
+
+    def size(self) -> int:
+        """How many commands this move stands for."""
+        return 1 if self.field is None else self.high - self.low + 1
+
+    def nth(self, i: int) -> Command:
+        """The ``i``-th command of the run (0 ≤ i < ``size()``), counts in increasing order."""
+        if self.field is None:
+            return self.command
+        return msgspec.structs.replace(self.command, **{self.field: self.low + i})
+
+    def commands(self) -> list[Command]:
+        """Every command of the run, counts in increasing order."""
+        return [self.nth(i) for i in range(self.size())]
+
+
 # --------------------------------------------------------------------------- events
 class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Base of every event."""

@@ -17,8 +17,36 @@ Time travel over stored games: ``risk_service.history`` (replay, branches, linea
 import), ``risk_service.versions`` (rules and board pinning, upcasters), ``risk_service.luck``.
 """
 
-from risk_service.store import GameRecord, GameService, GameSummary, ServiceError
-from risk_service.stores import default_sqlite_path, parse_store
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from risk_service.store import GameRecord, GameService, GameSummary, ServiceError
+    from risk_service.stores import default_sqlite_path, parse_store
+
+# Imported on first use (PEP 562): a module of this package (``risk_service.read_sqlite``,
+# ``risk_service.families``...) is imported without the store and eventsourcing's application
+# layer, which `risk show` never needs (issue 13, tests/test_startup.py).
+_HOMES = {
+    "GameRecord": "risk_service.store",
+    "GameService": "risk_service.store",
+    "GameSummary": "risk_service.store",
+    "ServiceError": "risk_service.store",
+    "default_sqlite_path": "risk_service.stores",
+    "parse_store": "risk_service.stores",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "GameRecord",

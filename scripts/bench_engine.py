@@ -19,7 +19,8 @@ Targets on one core: 50,000 commands/s and 200,000 events/s.  Figures only, no a
 ``--instructions`` gives figures that do not depend on the machine's load: each workload runs
 in a process of its own under valgrind's callgrind, next to the same process doing no work
 (imports, reading the recorded games), and the difference in instructions is divided by the
-commands, events or games.  Needs ``valgrind`` on the PATH.
+commands, events or games; whole games of random players (``random`` bots, at most 2,000
+turns each, the same seeds) are counted too.  Needs ``valgrind`` on the PATH.
 """
 
 from __future__ import annotations
@@ -175,6 +176,15 @@ def instructions(games: int, players: int, level: str) -> None:
             f"  {'whole games, ' + level + ' bots':<24}: {work / games:>12,.0f} per game"
             f"  ({work:,} in all)"
         )
+        if level != "random":  # random players too (issue 14: they draw from legal_moves)
+            plain = ["--players", str(players), "--level", "random", "--recorded", f.name]
+            work = callgrind([*plain, "--run", f"games{games}"]) - callgrind(
+                [*plain, "--run", "games0"]
+            )
+            print(
+                f"  {'whole games, random bots':<24}: {work / games:>12,.0f} per game"
+                f"  ({work:,} in all; at most 2,000 turns each)"
+            )
     finally:
         Path(f.name).unlink()
 

@@ -6,8 +6,10 @@ Each round runs, one after the other (interleaved, so that a slow spell of a sha
 weighs on every figure alike), after one round that is not counted (it writes the modules'
 bytecode, as installing does): `python -c pass`, `risk --help`, `risk show GAME` and
 `risk show GAME --json` on a SQLite store holding one classic game (a temporary folder,
-started first).  A process's CPU time (user + system, the children's usage) is what its
-imports and work cost, whatever else the machine is doing.  Prints each command's median over
+started first), and `risk show GAME --at V` (V its latest version: the same view, read through
+the service rather than straight from the file, ``risk_service.read_sqlite``).  A process's
+CPU time (user + system, the children's usage) is what its imports and work cost, whatever
+else the machine is doing.  Prints each command's median over
 the rounds and its ratio to the median of `python -c pass`; the targets are `risk --help` ≤ 3×
 and `risk show GAME` ≤ 5×.  Prints figures only; no assertion.
 """
@@ -15,6 +17,7 @@ and `risk show GAME` ≤ 5×.  Prints figures only; no assertion.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -54,11 +57,18 @@ def main() -> None:
             check=True,
             capture_output=True,
         )
+        shown = subprocess.run(
+            [str(RISK), "show", "g", "--json"], env=env, check=True, capture_output=True
+        )
+        latest = str(json.loads(shown.stdout)["version"])
         cases = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "risk --help": [str(RISK), "--help"],
             "risk show GAME": [str(RISK), "show", "g"],
             "risk show GAME --json": [str(RISK), "show", "g", "--json"],
+            # The same view through the service (--at: the store's application and mapper),
+            # for comparison with the read straight from the file above.
+            "risk show GAME --at V": [str(RISK), "show", "g", "--at", latest],
         }
         spent: dict[str, list[float]] = {name: [] for name in cases}
         for argv in cases.values():

@@ -1,4 +1,4 @@
-"""NAP-CAMP-01..15 (DEC-06, DEC-07, DEC-32): the 1796 campaign's rules as pure functions
+"""NAP-CAMP-01..17 (DEC-06, DEC-07, DEC-32): the 1796 campaign's rules as pure functions
 (``napoleon_1796_rules``) on the reconstructed starting position (GAP-12).  The campaign is no
 rule set yet: these are its tested building blocks."""
 
@@ -24,6 +24,25 @@ def test_nap_camp_01_sides_and_dec_07_colours() -> None:
         camp.side_of("yellow")
     assert e.value.code == "not_a_player"
     assert camp.CAMPAIGN_OPTIONS["english_colour"].choices == ("red",)
+
+
+def test_nap_camp_01_03_06_seats() -> None:
+    """NAP-CAMP-01/03/06: the French player sits first (he plays first), then the English,
+    then the three active independents and the passive neutral, as neutral seats; a player
+    named like an army leaves that army its colour's name."""
+    seats = camp.campaign_seats(BOARD, "Ann", "Bob")
+    assert [(s.name, s.colour, s.neutral) for s in seats] == [
+        ("Ann", "blue", False),
+        ("Bob", "red", False),
+        ("Austrians", "white", True),
+        ("Prussians", "black", True),
+        ("Russians", "green", True),
+        ("Neutrals", "yellow", True),
+    ]
+    assert camp.campaign_seats(BOARD, "Russians", "Bob")[4].name == "Green"
+    with pytest.raises(RuleError) as e:
+        camp.campaign_seats(BOARD, "Ann", "Ann")
+    assert e.value.code == "bad_players"
 
 
 def test_nap_camp_03_04_armies() -> None:
@@ -71,6 +90,11 @@ def test_nap_camp_09_english_stability() -> None:
     assert camp.ally_turns_neutral(6, 0)
     assert not camp.ally_turns_neutral(5, 0)
     assert camp.ally_turns_neutral(4, 2)
+    # DEC-32(c): losing is attacking without the conquest, or defending and being conquered.
+    assert camp.english_ally_lost(attacking=True, conquered=False)
+    assert not camp.english_ally_lost(attacking=True, conquered=True)
+    assert camp.english_ally_lost(attacking=False, conquered=True)
+    assert not camp.english_ally_lost(attacking=False, conquered=False)
 
 
 def test_nap_camp_13_15_defence_force() -> None:
@@ -132,3 +156,100 @@ def test_nap_camp_14_invasion_vp() -> None:
         == 0
     )
     assert camp.invasion_vp(BOARD, "blue", "angleterre", None, allied, []) == 10
+
+
+def test_nap_camp_02_goal() -> None:
+    """NAP-CAMP-02: eliminating the opponent wins whatever the VP; else more VP at the end;
+    equal VP is a draw (no tie-break in the rulebooks)."""
+    assert camp.campaign_winner({"blue": 1, "red": 30}, eliminated="red") == "blue"
+    assert camp.campaign_winner({"blue": 30}, eliminated="blue") == "red"
+    assert camp.campaign_winner({"blue": 12, "red": 9}) == "blue"
+    assert camp.campaign_winner({"blue": 8, "red": 9}) == "red"
+    assert camp.campaign_winner({"blue": 9, "red": 9}) is None
+
+
+def test_nap_camp_06_starting_influence_cards() -> None:
+    """NAP-CAMP-06: one card from the deck under each starting English ally's cannon (these
+    count toward the 3-card influence lock, NAP-2PA-04); the Russians get none."""
+    assert camp.starting_influence([17, 4, 30]) == {"white": (17,), "black": (4,)}
+
+
+def conquered(capital: str, invader: str) -> tuple[dict[str, str], dict[str, int]]:
+    """The GAP-12 position after ``invader`` took ``capital`` with 4 regiments and holds
+    the neighbouring Saxe-Westphalie (for the withdrawal)."""
+    owner = {**start_owner(), capital: invader, "saxe_westphalie": invader}
+    return owner, {capital: 4, "saxe_westphalie": 2}
+
+
+def test_nap_camp_10_capital_invasion_neutralises() -> None:
+    """NAP-CAMP-10: taking an allied power's capital turns that power neutral, whoever held
+    the capital (only the territory counts); a neutral power's capital or any other
+    territory changes nothing."""
+    allied = camp.starting_alliances()
+    assert camp.neutralised_by_invasion("pays_austro_bohemiens", allied) == "white"
+    assert camp.neutralised_by_invasion("pomeranie_brandebourg_silesie", allied) == "black"
+    assert camp.neutralised_by_invasion("grande_russie", allied) is None  # Russia neutral
+    assert camp.neutralised_by_invasion("galicie", allied) is None
+    assert camp.neutralised_by_invasion("ile_de_france", allied) is None  # a player's
+    # The capitals are the board's: each power's empire capital.
+    for colour, capital in camp.CAPITALS.items():
+        assert BOARD.groups[BOARD.group_index[camp.POWERS[colour]]].capital == capital
+
+
+def test_nap_camp_10_realliance() -> None:
+    """NAP-CAMP-10/17: the invader spends a card, withdraws all his troops from the capital
+    to an adjacent territory he controls and puts 3 of the power's regiments there; the
+    power is now his ally (and may attack at once)."""
+    owner, regiments = conquered("pays_austro_bohemiens", "blue")
+    after = {"black": "red"}  # the Austrians turned neutral with the conquest
+    plan = camp.check_realliance(
+        BOARD, "pays_austro_bohemiens", "blue", "saxe_westphalie", owner, regiments, 1, after
+    )
+    assert plan == camp.Realliance(
+        "white", "blue", "pays_austro_bohemiens", "saxe_westphalie", 4, 3
+    )
+
+
+def test_nap_camp_10_realliance_errors() -> None:
+    """NAP-CAMP-10: no re-alliance without a card, of a non-capital, of a capital not held,
+    of a power still allied, or with a withdrawal that is not adjacent or not the invader's."""
+    owner, regiments = conquered("pays_austro_bohemiens", "blue")
+    after = {"black": "red"}
+    cases = [
+        (("pays_austro_bohemiens", "blue", "saxe_westphalie", 0, after), "card_required"),
+        (("galicie", "blue", "saxe_westphalie", 1, after), "not_capital"),
+        (("pays_austro_bohemiens", "red", "saxe_westphalie", 1, after), "not_owner"),
+        (("pays_austro_bohemiens", "blue", "saxe_westphalie", 1, {"white": "red"}), "not_neutral"),
+        (("pays_austro_bohemiens", "blue", "ile_de_france", 1, after), "not_adjacent"),
+        (("pays_austro_bohemiens", "blue", "hongrie", 1, after), "not_owner"),
+        (("pays_austro_bohemiens", "yellow", "hongrie", 1, after), "not_a_player"),
+    ]
+    for (capital, invader, to, cards, allied), code in cases:
+        with pytest.raises(RuleError) as e:
+            camp.check_realliance(BOARD, capital, invader, to, owner, regiments, cards, allied)
+        assert e.value.code == code, (capital, invader, to)
+
+
+def test_nap_camp_16_turn_structure() -> None:
+    """NAP-CAMP-16: start (VP, influence), own then allied reinforcements, combat with the
+    status rolls and the re-alliance, own then allied maneuvers, epidemic, annexations."""
+    steps = [name for name, _ in camp.TURN_STEPS]
+    assert steps == [
+        "start", "reinforce", "ally_reinforce", "combat",
+        "maneuver", "ally_maneuver", "epidemic", "end",
+    ]  # fmt: skip
+    rules = dict(camp.TURN_STEPS)
+    assert "NAP-CAMP-10" in rules["combat"] and "NAP-CAMP-09" in rules["combat"]
+    assert {"NAP-CAMP-11", "NAP-CAMP-12"} <= set(rules["end"])
+    assert rules["reinforce"][0] == "NAP-CAMP-07" and rules["ally_reinforce"] == ("NAP-CAMP-08",)
+
+
+def test_nap_camp_17_decisions() -> None:
+    """NAP-CAMP-17 (DEC-19): the active player decides gifts, allied income, attacks, the
+    re-alliance and annexations; a player defends his own units, and the non-active player
+    defends the independents, whoever's ally they are."""
+    for d in ("influence", "ally_income", "attack", "ally_attack", "realliance", "annexation"):
+        assert camp.decider(d, "red") == "red"
+    assert camp.decider("defence_own", "red", "blue") == "blue"
+    assert camp.decider("defence_independent", "blue", "white") == "red"
+    assert camp.decider("defence_independent", "red", "green") == "blue"

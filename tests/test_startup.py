@@ -36,8 +36,17 @@ HELP_NEVER = (
 )
 # Never needed to show a game of a SQLite store: the service's client and what serves other
 # commands (audits, progress bars, pictures), nor entry-point discovery when no installed
-# distribution declares a rule family.
+# distribution declares a rule family, nor the store itself and eventsourcing (the latest view
+# is read straight from the file, risk_service.read_sqlite).
 SHOW_NEVER = (
+    "eventsourcing",
+    "risk_service.store",
+    "risk_service.stores",
+    "risk_service.app",
+    "risk_service.mapper",
+    "risk_service.ledger",
+    "risk_service.deadlines",
+    "risk_cli.profile",
     "redis",
     "tqdm",
     "PIL",
@@ -85,7 +94,8 @@ def test_help_imports_neither_engine_nor_store(tmp_path: Path) -> None:
 
 def test_show_imports_only_what_it_needs(tmp_path: Path) -> None:
     """issue 13: `risk show GAME` on SQLite imports neither redis nor tqdm, PIL, the audit,
-    the service's client, nor importlib.metadata (no distribution declares a family)."""
+    the service's client, nor importlib.metadata (no distribution declares a family); nor the
+    store, its mapper and eventsourcing: it reads the file itself."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RISK_")}
     env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
     made = subprocess.run(
@@ -96,7 +106,7 @@ def test_show_imports_only_what_it_needs(tmp_path: Path) -> None:
     )
     assert made.returncode == 0, made.stderr
     modules = imported_by(tmp_path, "show", "g")
-    assert "risk_cli.games" in modules and "risk_service.store" in modules  # it did show
+    assert "risk_cli.games" in modules and "risk_service.read_sqlite" in modules  # it did show
     assert loaded(modules, SHOW_NEVER) == []
 
 

@@ -59,6 +59,7 @@ from risk_core.model import (
     GameStarted,
     GameState,
     GameWon,
+    LegalMove,
     MissionsDealt,
     Occupied,
     Occupy,
@@ -333,6 +334,23 @@ class RuleSet:
         seat = self.to_act(state)
         moves = self.LEGAL.get(state.phase)
         return [] if moves is None else list(moves(self, state, seat))
+
+    def legal_moves(self, state: GameState) -> list[LegalMove]:
+        """``legal_commands`` with counts as ranges: each entry stands for ``size()`` commands,
+        and expanding the entries in order gives ``legal_commands`` (issue 14)."""
+        if state.phase == "over":
+            return []
+        if _lists_more_commands(type(self)):
+            # A family that adds commands to ``legal_commands`` but not here: its whole list.
+            return compact_commands(self.legal_commands(state))
+        seat = self.to_act(state)
+        moves = self.LEGAL.get(state.phase)
+        if moves is None:
+            return []
+        runs = self.LEGAL_RUNS.get(moves)
+        if runs is not None:
+            return list(runs(self, state, seat))
+        return compact_commands(moves(self, state, seat))
 
     # ================================================================== options and seats
     def resolve_options(self, given: dict[str, OptionValue]) -> dict[str, OptionValue]:
@@ -1422,6 +1440,25 @@ class RuleSet:
     def card_label(self, card: int) -> str:
         return self.board.card_label(card)
 
+    # Each core phase has two generators: ``_legal_*`` lists every command (every count), and
+    # ``_moves_*`` the same commands as runs (``LegalMove``: one command, its count as a range),
+    # in the same order, so that ``legal_moves`` costs what the choices of territory and card
+    # cost, whatever the armies (issue 14).  The list stays its own loop: building each
+    # command directly is three times cheaper than expanding the runs.
+    def _moves_setup(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        ids = [t.id for t in self.board.territories]
+        if -1 in state.owner:
+            for t, o in enumerate(state.owner):
+                if o == -1:
+                    yield LegalMove(command=Place(seat=seat, territory=ids[t]))
+            return
+        alternate = state.options.get("setup_placement", "alternate") == "alternate"
+        most = 1 if alternate else state.setup_left[seat]
+        if most < 1:
+            return
+        for t in self.territories_of(state, seat):
+            yield _run(Place(seat=seat, territory=ids[t], count=1), "count", 1, most)
+
     def _legal_setup(self, state: GameState, seat: Seat) -> Iterator[Command]:
         ids = [t.id for t in self.board.territories]
         if -1 in state.owner:
@@ -1438,6 +1475,15 @@ class RuleSet:
     def _legal_trades(self, state: GameState, seat: Seat) -> Iterator[Command]:
         for combo in self.valid_sets(state, seat):
             yield Trade(seat=seat, cards=combo)
+
+    def _moves_reinforce(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        for cmd in self._legal_trades(state, seat):
+            yield LegalMove(command=cmd)
+        if self.must_trade(state, seat) or state.reserve < 1:
+            return
+        ids = self.board.territories
+        for t in self.territories_of(state, seat):
+            yield _run(Place(seat=seat, territory=ids[t].id, count=1), "count", 1, state.reserve)
 
     def _legal_reinforce(self, state: GameState, seat: Seat) -> Iterator[Command]:
         yield from self._legal_trades(state, seat)
@@ -1480,6 +1526,22 @@ class RuleSet:
             for t in targets:
                 yield o, t
 
+    def _moves_attack(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        ids = self.board.territories
+        if state.may_trade:
+            for cmd in self._legal_trades(state, seat):
+                yield LegalMove(command=cmd)
+        for o, t in self.attack_options(state, seat):
+            most = min(self.attack_dice_max, state.armies[o] - 1)
+            if most >= 1:
+                attack = Attack(seat=seat, origin=ids[o].id, target=ids[t].id, dice=1)
+                yield _run(attack, "dice", 1, most)
+        for o, t in self.fortify_options(state, seat):
+            if state.armies[o] >= 2:
+                move = Fortify(seat=seat, origin=ids[o].id, target=ids[t].id, count=1)
+                yield _run(move, "count", 1, state.armies[o] - 1)
+        yield LegalMove(command=EndTurn(seat=seat))
+
     def _legal_attack(self, state: GameState, seat: Seat) -> Iterator[Command]:
         ids = self.board.territories
         if state.may_trade:
@@ -1492,11 +1554,23 @@ class RuleSet:
                 yield Fortify(seat=seat, origin=ids[o].id, target=ids[t].id, count=k)
         yield EndTurn(seat=seat)
 
+    def _moves_defend(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        assert state.attack is not None
+        most = min(self.defence_dice_max, self.fighting_units(state, seat, state.attack.target))
+        if most >= 1:
+            yield _run(Defend(seat=seat, dice=1), "dice", 1, most)
+
     def _legal_defend(self, state: GameState, seat: Seat) -> Iterator[Command]:
         assert state.attack is not None
         most = min(self.defence_dice_max, self.fighting_units(state, seat, state.attack.target))
         for d in range(1, most + 1):
             yield Defend(seat=seat, dice=d)
+
+    def _moves_occupy(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        assert state.occupation is not None
+        low, high = state.occupation.min, state.occupation.max
+        if low <= high:
+            yield _run(Occupy(seat=seat, count=low), "count", low, high)
 
     def _legal_occupy(self, state: GameState, seat: Seat) -> Iterator[Command]:
         assert state.occupation is not None
@@ -1511,6 +1585,62 @@ class RuleSet:
         "defend": _legal_defend,
         "occupy": _legal_occupy,
     }
+    # The run form of each generator above: ``legal_moves`` uses it when a phase's LEGAL entry
+    # has one (a family adds its own), and merges the listed commands otherwise
+    # (``compact_commands``).
+    LEGAL_RUNS: ClassVar[
+        dict[Callable[..., Iterator[Command]], Callable[..., Iterator[LegalMove]]]
+    ] = {
+        _legal_setup: _moves_setup,
+        _legal_reinforce: _moves_reinforce,
+        _legal_attack: _moves_attack,
+        _legal_defend: _moves_defend,
+        _legal_occupy: _moves_occupy,
+    }
+
+
+_MORE_COMMANDS: dict[type[RuleSet], bool] = {}
+
+
+def _lists_more_commands(cls: type[RuleSet]) -> bool:
+    """Whether ``cls`` overrides ``legal_commands`` below its ``legal_moves``."""
+    if cls not in _MORE_COMMANDS:
+        commands = next(c for c in cls.__mro__ if "legal_commands" in c.__dict__)
+        moves = next(c for c in cls.__mro__ if "legal_moves" in c.__dict__)
+        _MORE_COMMANDS[cls] = commands is not moves and issubclass(commands, moves)
+    return _MORE_COMMANDS[cls]
+
+
+def compact_commands(commands: Iterable[Command]) -> list[LegalMove]:
+    """Commands as ``LegalMove`` entries, each run of neighbours that differ only in one integer
+    field counting up by one made a single entry; expanded, the same commands in the same order.
+
+    A family generator that lists every count is described as compactly as the core's runs,
+    though listing it still costs what the counts cost."""
+    out: list[LegalMove] = []
+    prev: Command | None = None
+    prev_values: tuple[Any, ...] = ()
+    field: str | None = None  # the counted field of the open run (None: a single command)
+    for cmd in commands:
+        values = msgspec.structs.astuple(cmd)
+        if prev is not None and type(cmd) is type(prev):
+            diff = [i for i, (a, b) in enumerate(zip(values, prev_values, strict=True)) if a != b]
+            if len(diff) == 1:
+                name = cmd.__struct_fields__[diff[0]]
+                a, b = values[diff[0]], prev_values[diff[0]]
+                if type(a) is int and type(b) is int and a == b + 1 and field in (None, name):
+                    last = out[-1]
+                    low = last.low if field is not None else b
+                    out[-1] = LegalMove(command=last.command, field=name, low=low, high=a)
+                    field, prev, prev_values = name, cmd, values
+                    continue
+        out.append(LegalMove(command=cmd))
+        field, prev, prev_values = None, cmd, values
+    return out
+
+
+def _run(command: Command, field: str, low: int, high: int) -> LegalMove:
+    return LegalMove(command=command, field=field, low=low, high=high)
 
 
 def compare_faces(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:

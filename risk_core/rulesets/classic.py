@@ -18,6 +18,7 @@ from risk_core.model import (
     FamilyState,
     GameState,
     GameWon,
+    LegalMove,
     MissionsDealt,
     Phase,
     Place,
@@ -549,6 +550,17 @@ class Classic2P(Classic):
                 for k in range(1, reserve + 1):
                     yield Place(seat=seat, territory=ids[t].id, count=k)
 
+    def _moves_ally(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        """``_legal_ally`` with the count as a range (issue 14)."""
+        ids = self.board.territories
+        reserve = self.ally_reserve(state)
+        if reserve < 1:
+            return
+        for t, o in enumerate(state.owner):
+            if o >= 0 and state.players[o].neutral:
+                place = Place(seat=seat, territory=ids[t].id, count=1)
+                yield LegalMove(command=place, field="count", low=1, high=reserve)
+
     COMMAND_HANDLERS: ClassVar[dict[type[Command], Callable[..., None]]] = {
         **RuleSet.COMMAND_HANDLERS,
         Place: _place_2p,
@@ -561,3 +573,6 @@ class Classic2P(Classic):
         **RuleSet.LEGAL,
         "ally_place": _legal_ally,
     }
+    LEGAL_RUNS: ClassVar[
+        dict[Callable[..., Iterator[Command]], Callable[..., Iterator[LegalMove]]]
+    ] = {**RuleSet.LEGAL_RUNS, _legal_ally: _moves_ally}

@@ -3,10 +3,12 @@
 The campaign (rulebooks 000 l.1095-1219, 001 l.430-538) is no rule set yet; these are the
 building blocks it will use, each one rule from plain facts and the board of
 ``boards/napoleon/advanced`` (sections ``nap_campaign_1796`` and ``nap_campaign_objectives``):
-the sides and colours, the starting alliances, the capital half bonus, the allies' income,
-the English alliances' stability, the English defence force, the annexations and the VP
-objectives.  The decisions the catalogue leaves open are named options (``CAMPAIGN_OPTIONS``)
-defaulting to its recommended readings.
+the sides, seats and colours, the goal, the starting alliances and their influence cards,
+the capital half bonus, the allies' income, the English alliances' stability, the capital
+re-alliance, the English defence force, the annexations, the VP objectives, and the turn's
+steps and who decides what in them (the specification the turn itself will follow).  The
+decisions the catalogue leaves open are named options (``CAMPAIGN_OPTIONS``) defaulting to
+its recommended readings.
 
 Armies are named by colour: ``blue`` (the French player), ``red`` (the English player),
 ``white`` (Austrians), ``black`` (Prussians), ``green`` (Russians), ``yellow`` (the passive
@@ -17,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from math import ceil
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from risk_core.board import Board
 from risk_core.errors import RuleError
+from risk_core.model import SeatInfo
 from risk_core.rulesets.base import Option
 from risk_core.rulesets.napoleon_advanced_data import CampaignArmy, CampaignObjective
 
@@ -36,6 +39,12 @@ POWERS = {
     "white": "empire_d_autriche",
     "black": "royaumes_de_prusse",
     "green": "empire_de_russie",
+}
+# NAP-CAMP-10: the capitals of the active independents (their empires' capitals on the board).
+CAPITALS = {
+    "white": "pays_austro_bohemiens",
+    "black": "pomeranie_brandebourg_silesie",
+    "green": "grande_russie",
 }
 DEFENCE_FORCE = 5  # NAP-CAMP-13
 STABILITY_ROLL = 6  # NAP-CAMP-09: an English ally that loses turns neutral on 6 (+1 a leader)
@@ -81,6 +90,22 @@ def armies(board: Board) -> dict[str, CampaignArmy]:
     return {a.colour: a for a in rows}
 
 
+def campaign_seats(board: Board, french: str, english: str) -> list[SeatInfo]:
+    """NAP-CAMP-01/03/06: the French player's seat first (he plays first), the English
+    player's, then the independents in the board's order (Austrians, Prussians, Russians,
+    the passive neutral), named as the board names them; two players need two names."""
+    if french == english:
+        raise RuleError("bad_players", "The French and English players need different names.")
+    seats = []
+    for colour, army in armies(board).items():
+        if army.role == "player":
+            seats.append(SeatInfo(name=french if colour == FRENCH else english, colour=colour))
+        else:
+            name = army.name_en if army.name_en not in (french, english) else colour.capitalize()
+            seats.append(SeatInfo(name=name, colour=colour, neutral=True))
+    return sorted(seats, key=lambda s: s.neutral or s.colour != FRENCH)
+
+
 def starting_alliances() -> dict[str, str]:
     """NAP-CAMP-06: the Austrians and Prussians start allied to the English, the Russians
     neutral (absent from the map)."""
@@ -110,6 +135,13 @@ def ally_turns_neutral(roll: int, leaders_captured: int) -> bool:
     """NAP-CAMP-09 (DEC-32c): an English ally on the losing side of an invasion turns neutral
     on a d6 of 6, +1 to the roll per general or admiral captured in that invasion."""
     return roll + leaders_captured >= STABILITY_ROLL
+
+
+def english_ally_lost(attacking: bool, conquered: bool) -> bool:
+    """NAP-CAMP-09 (DEC-32c): an English ally "loses" an invasion it took part in when, as an
+    attacker, the invasion stopped without the conquest, or, as a defender, its territory was
+    conquered; only then does it roll for its alliance (``ally_turns_neutral``)."""
+    return not conquered if attacking else conquered
 
 
 def defence_force_attackers(regiments: int) -> int:
@@ -219,3 +251,137 @@ def invasion_vp(
                 return 0
         return r.vp
     return 0
+
+
+# --------------------------------------------------------------------------- NAP-CAMP-02
+def campaign_winner(vp: Mapping[str, int], eliminated: str | None = None) -> str | None:
+    """NAP-CAMP-02: the player who eliminated the other wins; else, at the end of the last
+    round, the one with more VP.  Equal VP is a draw (``None``): the rulebooks name no
+    tie-break for the campaign."""
+    if eliminated is not None:
+        return ENGLISH if side_of(eliminated) == "french" else FRENCH
+    french, english = vp.get(FRENCH, 0), vp.get(ENGLISH, 0)
+    if french == english:
+        return None
+    return FRENCH if french > english else ENGLISH
+
+
+# --------------------------------------------------------------------------- NAP-CAMP-06
+def starting_influence(deck: Sequence[int]) -> dict[str, tuple[int, ...]]:
+    """NAP-CAMP-06: one face-down card from the top of the shuffled deck under each starting
+    English ally's cannon (Austrians first, then Prussians, the board's order).  These cards
+    count toward the 3-card influence lock (NAP-2PA-04) like any gift."""
+    allies = list(starting_alliances())  # the 48-card deck always has enough
+    return {colour: (deck[i],) for i, colour in enumerate(allies)}
+
+
+# --------------------------------------------------------------------------- NAP-CAMP-10
+REALLIANCE_REGIMENTS = 3  # NAP-CAMP-10: placed from the power's reserve in its capital
+
+
+def capital_power(territory: str) -> str | None:
+    """The active independent (NAP-CAMP-03) whose capital ``territory`` is, if any."""
+    for colour in INDEPENDENTS:
+        if CAPITALS[colour] == territory:
+            return colour
+    return None
+
+
+def neutralised_by_invasion(territory: str, allied: Mapping[str, str]) -> str | None:
+    """NAP-CAMP-10: conquering an allied power's capital turns that power neutral at once,
+    whoever held the capital (the power itself, its ally or anyone else).  Returns the colour
+    that turns neutral, ``None`` when ``territory`` is no allied power's capital."""
+    power = capital_power(territory)
+    return power if power is not None and power in allied else None
+
+
+class Realliance(NamedTuple):
+    """What a NAP-CAMP-10 re-alliance does: ``power`` becomes ``ally_of``'s ally; the
+    invader's ``withdrawn`` regiments leave ``capital`` for ``withdraw_to``; ``placed``
+    regiments of the power's reserve take the capital, from which the new ally may attack
+    at once."""
+
+    power: str
+    ally_of: str
+    capital: str
+    withdraw_to: str
+    withdrawn: int
+    placed: int
+
+
+def check_realliance(
+    board: Board,
+    capital: str,
+    invader: str,
+    withdraw_to: str,
+    owner: Mapping[str, str],
+    regiments: Mapping[str, int],
+    cards: int,
+    allied: Mapping[str, str],
+) -> Realliance:
+    """NAP-CAMP-10/17: the invader of an independent's capital spends one territory card to
+    make that power his ally.  ``owner``/``regiments`` describe the board after the conquest
+    (the invader holds the capital); ``allied`` the alliances after it (the power neutral);
+    ``cards`` the territory cards in the invader's hand."""
+    side_of(invader)
+    power = capital_power(capital)
+    if power is None:
+        raise RuleError(
+            "not_capital", f"{capital} is no capital of the Austrians, Prussians or Russians."
+        )
+    if owner.get(capital) != invader:
+        raise RuleError("not_owner", f"You do not hold {capital}: invade it first (NAP-CAMP-10).")
+    if power in allied:
+        raise RuleError(
+            "not_neutral", f"The {power} army is allied: it turns neutral when its capital falls."
+        )
+    if cards < 1:
+        raise RuleError("card_required", "Re-alliance costs one territory card (NAP-CAMP-10).")
+    c, w = board.index[capital], board.index.get(withdraw_to)
+    if w is None or w not in board.neighbour_sets[c]:
+        raise RuleError(
+            "not_adjacent", f"Withdraw your troops to a territory adjacent to {capital}."
+        )
+    if owner.get(withdraw_to) != invader:
+        raise RuleError("not_owner", f"You do not control {withdraw_to} (NAP-CAMP-10).")
+    return Realliance(
+        power, invader, capital, withdraw_to, regiments.get(capital, 0), REALLIANCE_REGIMENTS
+    )
+
+
+# --------------------------------------------------------------------------- NAP-CAMP-16/17
+# NAP-CAMP-16: the campaign turn, in order, with the rules each step applies.
+TURN_STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("start", ("NAP-ADV-14", "NAP-CAMP-14", "NAP-2PA-03")),  # time, control VP, influence
+    ("reinforce", ("NAP-CAMP-07", "NAP-ADV-19")),  # own income, conversions
+    ("ally_reinforce", ("NAP-CAMP-08",)),  # allied income, placed by the player
+    ("combat", ("NAP-ADV-27", "NAP-2PA-09", "NAP-CAMP-09", "NAP-CAMP-10", "NAP-CAMP-13")),
+    ("maneuver", ("NAP-ADV-30", "NAP-CAMP-13")),  # own land, naval and general moves
+    ("ally_maneuver", ("NAP-2PA-12",)),  # one per ally
+    ("epidemic", ("NAP-ADV-36",)),
+    ("end", ("NAP-CAMP-11", "NAP-CAMP-12", "NAP-ADV-43")),  # annexations, card draws, census
+)
+
+# NAP-CAMP-17: who takes each decision: the player whose turn it is, the other player, or
+# the owner of the units (a player defending his own or, DEC-19, an independent's).
+DECISIONS: dict[str, str] = {
+    "influence": "active",
+    "ally_income": "active",
+    "attack": "active",
+    "ally_attack": "active",
+    "realliance": "active",
+    "annexation": "active",
+    "defence_own": "owner",
+    "defence_independent": "non_active",
+}
+
+
+def decider(decision: str, active: str, defender: str | None = None) -> str:
+    """NAP-CAMP-17 (DEC-19): the colour that takes ``decision`` in ``active``'s turn;
+    ``defender`` is the defending army's colour for the defence decisions."""
+    who = DECISIONS[decision]  # a fixed table: an unknown name is a programming error
+    side_of(active)
+    other = ENGLISH if active == FRENCH else FRENCH
+    if who == "owner":
+        return defender if defender in SIDES else other
+    return active if who == "active" else other

@@ -28,6 +28,7 @@ from risk_core.model import (
     GameStarted,
     GameState,
     GameWon,
+    LegalMove,
     OptionValue,
     PositionSet,
     Seat,
@@ -478,6 +479,18 @@ class NapoleonMission(Napoleon):
             ClaimMission(seat=seat, mission=mid) for mid in self.claimable(state, seat)
         ]
         return [*claims, *cmds]
+
+    def legal_moves(self, state: GameState) -> list[LegalMove]:
+        """``legal_commands`` with counts as ranges (issue 14): the same claims first."""
+        moves = super().legal_moves(state)
+        if state.phase == "over":
+            return moves
+        seat = self.to_act(state)
+        claims = [
+            LegalMove(command=ClaimMission(seat=seat, mission=mid))
+            for mid in self.claimable(state, seat)
+        ]
+        return [*claims, *moves]
 
     # ------------------------------------------------------------------ projector
     def _on_hands_dealt(self, state: GameState, ev: MissionHandsDealt) -> None:

@@ -39,6 +39,7 @@ from risk_core.model import (
     Fortify,
     GameState,
     GameWon,
+    LegalMove,
     Occupied,
     PendingAttack,
     PendingOccupation,
@@ -517,6 +518,35 @@ class NapoleonTeams(Napoleon):
                 yield Fortify(seat=seat, origin=ids[o].id, target=ids[t].id, count=k)
         yield EndTurn(seat=seat)
 
+    # The two generators above as runs, counts as ranges (issue 14), in the same order.
+    def _moves_reinforce(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        for cmd in self._legal_trades(state, seat):
+            yield LegalMove(command=cmd)
+        if self.must_trade(state, seat) or state.reserve < 1:
+            return
+        ids = self.board.territories
+        for t in range(self.n_territories):
+            if self.may_place(state, seat, t):
+                place = Place(seat=seat, territory=ids[t].id, count=1)
+                yield LegalMove(command=place, field="count", low=1, high=state.reserve)
+
+    def _moves_attack(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        ids = self.board.territories
+        if state.may_trade:
+            for cmd in self._legal_trades(state, seat):
+                yield LegalMove(command=cmd)
+        for o, t in self.attack_options(state, seat):
+            most = min(self.attack_dice_max, self.units(state, seat, o) - 1)
+            if most >= 1:
+                attack = Attack(seat=seat, origin=ids[o].id, target=ids[t].id, dice=1)
+                yield LegalMove(command=attack, field="dice", low=1, high=most)
+        for o, t in self.fortify_options(state, seat):
+            most = self.movable(state, seat, o)
+            if most >= 1:
+                move = Fortify(seat=seat, origin=ids[o].id, target=ids[t].id, count=1)
+                yield LegalMove(command=move, field="count", low=1, high=most)
+        yield LegalMove(command=EndTurn(seat=seat))
+
     def _legal_defend(self, state: GameState, seat: Seat) -> Iterator[Command]:
         order = state.attack
         assert order is not None
@@ -608,4 +638,11 @@ class NapoleonTeams(Napoleon):
         "elim_trade": _legal_reinforce,
         "attack": _legal_attack,
         "defend": _legal_defend,
+    }
+    LEGAL_RUNS: ClassVar[
+        dict[Callable[..., Iterator[Command]], Callable[..., Iterator[LegalMove]]]
+    ] = {
+        **RuleSet.LEGAL_RUNS,
+        _legal_reinforce: _moves_reinforce,
+        _legal_attack: _moves_attack,
     }

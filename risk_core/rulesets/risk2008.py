@@ -44,6 +44,7 @@ from risk_core.model import (
     GameStarted,
     GameState,
     GameWon,
+    LegalMove,
     OptionValue,
     PendingAttack,
     Place,
@@ -686,6 +687,17 @@ class Risk2008Family(RuleSet):
         cmds = super().legal_commands(state)
         if state.phase != "attack":
             return cmds
+        return [*self._attack_extras(state), *cmds]
+
+    def legal_moves(self, state: GameState) -> list[LegalMove]:
+        """``legal_commands`` with counts as ranges (issue 14): the same extra commands first."""
+        moves = super().legal_moves(state)
+        if state.phase != "attack":
+            return moves
+        return [*(LegalMove(command=cmd) for cmd in self._attack_extras(state)), *moves]
+
+    def _attack_extras(self, state: GameState) -> list[Command]:
+        """The attack phase's commands beyond the core's: missions to take, strategic moves."""
         seat = state.current
         extra: list[Command] = [
             TakeMission(seat=seat, mission=m, card=self.discard_choice(state, seat))
@@ -697,7 +709,7 @@ class Risk2008Family(RuleSet):
                 StrategicMove(seat=seat, origin=ids[o].id, target=ids[t].id, count=1)
                 for o, t in self.fortify_options(state, seat)
             ]
-        return [*extra, *cmds]
+        return extra
 
     def _legal_setup_r08(self, state: GameState, seat: Seat) -> Iterator[Command]:
         if not self.capitals_missing(state):

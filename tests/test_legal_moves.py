@@ -1,0 +1,168 @@
+"""Issue 14: legal moves with counts as ranges, and a random player that finishes games.
+
+``legal_moves`` lists each command once with its count (dice, armies) as an inclusive range, so
+its length follows the choices of territory and card, not the armies on the board; expanded in
+order it is exactly ``legal_commands``.  The random bot draws from it: a kind of move, an entry
+of that kind, then a count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import msgspec
+import pytest
+
+import risk_core as rc
+from risk_cli.analysis import grouped_moves
+from risk_core.bots import bot_rng, random_command, self_play
+from risk_core.engine import legal_moves
+from risk_core.model import Attack, EndTurn, Fortify, GameState, LegalMove, Place
+from risk_core.rulesets import get as get_ruleset
+from risk_core.rulesets.base import COLOURS, compact_commands
+
+INFOS = {info.name: info for info in rc.rulesets()}
+RULESETS = [
+    pytest.param(name, n, id=f"{name}-{n}p")
+    for name, info in INFOS.items()
+    for n in sorted({info.min_players, info.max_players})
+    if get_ruleset(name).allows_players(n)
+]
+
+
+def expanded(moves: list[LegalMove]) -> list[msgspec.Struct]:
+    return [cmd for move in moves for cmd in move.commands()]
+
+
+def late_game(seed: int = 1, commands: int = 400) -> GameState:
+    """A classic position after ``commands`` random-player commands."""
+    opening = rc.start("classic", ["A", "B", "C", "D"], seed=seed)
+    state = rc.replay(opening)
+    for _ in range(commands):
+        cmd = random_command(state, bot_rng(state, seed))
+        rc.apply_in_place(state, rc.decide(state, cmd))
+    return state
+
+
+@pytest.mark.parametrize(("ruleset", "players"), RULESETS)
+def test_legal_moves_expand_to_legal_commands(ruleset: str, players: int) -> None:
+    """issue 14: expanding ``legal_moves`` in order gives ``legal_commands``, same order, in every
+    rule set and every phase a mostly random game reaches."""
+    # Seats that answer every question themselves: defence, the ally's armies… are asked.
+    seats = [rc.SeatInfo(name=f"P{i}", colour=COLOURS[i], policy="ask") for i in range(players)]
+    opening = rc.start(ruleset, seats, seed=5)
+    commands, _ = self_play(opening, level="random", seed=3, max_turns=30)
+    state = rc.replay(opening)
+    phases: set[str] = set()
+    for cmd in commands:
+        moves = legal_moves(state)
+        assert moves and expanded(moves) == rc.legal_commands(state), state.phase
+        assert all(m.size() >= 1 for m in moves)
+        phases.add(state.phase)
+        rc.apply_in_place(state, rc.decide(state, cmd))
+    assert {"reinforce", "attack", "defend"} <= phases
+    if ruleset == "classic-2p":
+        assert "ally_place" in phases
+    over = rc.replay(self_play(opening, seed=1)[1])
+    assert over.phase == "over" and legal_moves(over) == [] == rc.legal_commands(over)
+
+
+def test_legal_moves_do_not_grow_with_the_armies() -> None:
+    """issue 14: ten times the armies multiply ``legal_commands`` but not ``legal_moves``."""
+    state = late_game()
+    while state.phase != "attack" or not any(
+        isinstance(m.command, Fortify) for m in legal_moves(state)
+    ):
+        rc.apply_in_place(state, rc.decide(state, random_command(state, bot_rng(state, 2))))
+    before_moves, before_commands = legal_moves(state), rc.legal_commands(state)
+    # Ten times every stack that can move (a lone army stays one: no new origin appears).
+    state.armies = [a if a < 2 else 10 * a for a in state.armies]
+    after_moves, after_commands = legal_moves(state), rc.legal_commands(state)
+    assert len(after_moves) == len(before_moves)
+    assert len(after_commands) > 5 * len(before_commands)
+    fortify = next(m for m in after_moves if isinstance(m.command, Fortify))
+    assert fortify.field == "count" and fortify.low == 1 and fortify.high >= 19
+    assert expanded(after_moves) == after_commands
+
+
+def test_legal_move_runs_are_ordered_counts() -> None:
+    """issue 14: an entry stands for its command at every count from ``low`` to ``high``."""
+    move = LegalMove(command=Place(seat=0, territory="alaska"), field="count", low=2, high=4)
+    assert move.size() == 3
+    assert move.commands() == [Place(seat=0, territory="alaska", count=k) for k in (2, 3, 4)]
+    single = LegalMove(command=EndTurn(seat=1))
+    assert single.size() == 1 and single.commands() == [EndTurn(seat=1)]
+
+
+def test_random_bot_draws_the_kind_of_move_first() -> None:
+    """issue 14: the random player picks the kind of move uniformly (attack, fortify, end…),
+    whatever the number of counts each kind has, and keeps its counts in range."""
+    state = late_game()
+    while state.phase != "attack" or len({type(m.command) for m in legal_moves(state)}) < 3:
+        rc.apply_in_place(state, rc.decide(state, random_command(state, bot_rng(state, 2))))
+    kinds = {type(m.command) for m in legal_moves(state)}
+    seen: Counter[type] = Counter()
+    draws = 600
+    for seed in range(draws):
+        cmd = random_command(state, bot_rng(state, seed))
+        rc.decide(state, cmd)  # legal
+        seen[type(cmd)] += 1
+    assert set(seen) == kinds
+    for kind in kinds:  # about draws / len(kinds) each
+        assert abs(seen[kind] - draws / len(kinds)) < draws / len(kinds) / 3, seen
+    # Without blitz every draw is an entry of legal_moves as it is.
+    plain = [random_command(state, bot_rng(state, s), blitz=False) for s in range(100)]
+    legal = rc.legal_commands(state)
+    assert all(cmd in legal for cmd in plain)
+    assert any(isinstance(c, Attack) and c.until == "conquer" for c in seen_attacks(state))
+
+
+def seen_attacks(state: GameState) -> list[Attack]:
+    picks = [random_command(state, bot_rng(state, s)) for s in range(200)]
+    return [c for c in picks if isinstance(c, Attack)]
+
+
+@pytest.mark.parametrize("seed", [1, 3, 4])
+def test_random_players_finish_classic_games(seed: int) -> None:
+    """issue 14: four random players end a classic game with a winner within 2,000 turns (the
+    uniform draw from every count never did: 0 of 10 seeds)."""
+    opening = rc.start("classic", ["A", "B", "C", "D"], seed=seed)
+    _, events = self_play(opening, level="random", seed=seed, max_turns=2000)
+    state = rc.replay(events)
+    assert state.phase == "over" and state.winner is not None
+    assert state.turn <= 2000
+
+
+def test_family_commands_are_compacted_in_order() -> None:
+    """issue 14: a family generator's list of every count becomes ranges, order kept."""
+    cmds = [
+        Place(seat=0, territory="a", count=1),
+        Place(seat=0, territory="a", count=2),
+        Place(seat=0, territory="a", count=3),
+        Place(seat=0, territory="b", count=3),
+        Place(seat=0, territory="b", count=4),
+        Fortify(seat=0, origin="a", target="b", count=2),
+        EndTurn(seat=0),
+    ]
+    moves = compact_commands(cmds)
+    assert [(type(m.command), m.field, m.low, m.high) for m in moves] == [
+        (Place, "count", 1, 3),
+        (Place, "count", 3, 4),
+        (Fortify, None, 0, 0),
+        (EndTurn, None, 0, 0),
+    ]
+    assert expanded(moves) == cmds
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "napoleon-2p", "risk2008"])
+def test_risk_moves_reads_ranges_as_it_read_every_count(ruleset: str) -> None:
+    """issue 14: ``risk moves`` groups ``legal_moves`` into what it showed from every command."""
+    info = INFOS[ruleset]
+    opening = rc.start(ruleset, [f"P{i}" for i in range(info.min_players)], seed=8)
+    commands, _ = self_play(opening, level="random", seed=2, max_turns=25)
+    state = rc.replay(opening)
+    for i, cmd in enumerate(commands):
+        if i % 5 == 0:
+            one_by_one = [LegalMove(command=c) for c in rc.legal_commands(state)]
+            assert grouped_moves(state, legal_moves(state)) == grouped_moves(state, one_by_one)
+        rc.apply_in_place(state, rc.decide(state, cmd))
