@@ -6,7 +6,6 @@ so a renderer cannot leak a hand or a mission it was not given.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -614,6 +613,8 @@ def players_text(info: JsonDict) -> str:
 
 
 def rules_text(info: JsonDict) -> str:
+    from textwrap import fill  # here: every command imports this module, one needs this
+
     lines = [
         f"{info['name']}: {info['title']}",
         f"  board {info['board']}, {players_text(info)}",
@@ -626,9 +627,7 @@ def rules_text(info: JsonDict) -> str:
         lines.append(
             f"    {key} = {_show(opt['default'])}" + (f"   [{choices}]" if choices else "")
         )
-        lines.append(
-            textwrap.fill(opt["doc"], 92, initial_indent=" " * 8, subsequent_indent=" " * 8)
-        )
+        lines.append(fill(opt["doc"], 92, initial_indent=" " * 8, subsequent_indent=" " * 8))
     lines += ["  phases (what the seat to act does):", *phases_text(info["phases"], 4)]
     return "\n".join(lines)
 

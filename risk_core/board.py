@@ -854,22 +854,43 @@ def board_names() -> list[str]:
     return sorted(p.name for p in BOARDS_DIR.iterdir() if (p / "board.json").is_file())
 
 
-_FAMILY_BOARDS: dict[str, Board] = {}  # boards of rule families kept outside ``boards/``
+class _BoardId(msgspec.Struct):
+    id: str  # all a family's board file is read for when its rule set is defined
 
 
-def add_family_board(path: str | os.PathLike[str]) -> Board:
-    """Load a rule family's own board folder and make it known by its id to ``load_board``
-    (a plug-in family ships its board beside its code: ``RuleSet.board_dir``).
+# Boards of rule families kept outside ``boards/``: id -> (folder, digest of its files).  A
+# board is decoded when first loaded, not when its family's module is imported, so a command
+# that never plays that family (most of them: every family is imported) does not pay for it.
+_FAMILY_BOARDS: dict[str, tuple[Path, str]] = {}
 
-    Raises :class:`BoardError` ``board_exists`` when another board already has that id.
+
+def add_family_board(path: str | os.PathLike[str]) -> str:
+    """Make a rule family's own board folder known by its id to ``load_board``, which reads it
+    when first asked (a plug-in family ships its board beside its code: ``RuleSet.board_dir``);
+    returns the id.
+
+    Raises :class:`BoardError`: ``board_exists`` when another board already has that id,
+    ``unknown_board`` without a ``board.json``, ``malformed_board`` when it names no id.
     """
-    board = load_board_dir(path)
-    known = _FAMILY_BOARDS.get(board.id)
-    clash = known is not None and known.content_hash != board.content_hash
-    if clash or board.id in board_names():
-        raise BoardError("board_exists", f"A different board {board.id!r} is already known.")
-    _FAMILY_BOARDS[board.id] = board
-    return board
+    folder = Path(path)
+    try:
+        raw = (folder / "board.json").read_bytes()
+    except FileNotFoundError:
+        raise BoardError("unknown_board", f"No board.json in {str(folder)!r}") from None
+    try:
+        board_id = msgspec.json.decode(raw, type=_BoardId).id
+    except msgspec.DecodeError as e:  # ValidationError included
+        raise BoardError("malformed_board", f"{folder / 'board.json'}: {e}") from None
+    digest = hashlib.sha256()
+    for name in ("board.json", "missions.json", "names.json"):
+        if (folder / name).is_file():
+            digest.update(name.encode() + b"\0" + (folder / name).read_bytes())
+    known = _FAMILY_BOARDS.get(board_id)
+    clash = known is not None and known[1] != digest.hexdigest()
+    if clash or board_id in board_names():
+        raise BoardError("board_exists", f"A different board {board_id!r} is already known.")
+    _FAMILY_BOARDS[board_id] = (folder, digest.hexdigest())
+    return board_id
 
 
 @functools.cache
@@ -877,7 +898,10 @@ def load_board(name: str) -> Board:
     """The board ``name``: a shipped one, or a family's own once its rule set has loaded it
     (cached: boards are immutable); raises :class:`BoardError`."""
     if name in _FAMILY_BOARDS:
-        return _FAMILY_BOARDS[name]
+        board = load_board_dir(_FAMILY_BOARDS[name][0])
+        if board.id != name:  # the folder was rewritten since its family registered it
+            raise BoardError("malformed_board", f"The board {name!r} now names {board.id!r}")
+        return board
     names = board_names()
     # Checking membership first also keeps names like "../x" from reaching the filesystem.
     if name not in names:

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from functools import cache, partial
 from itertools import combinations_with_replacement, product
 from math import factorial
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # imported where odds are computed: every command imports this module
+    from fractions import Fraction
 
 import msgspec
 
@@ -246,6 +248,8 @@ class Odds(msgspec.Struct, frozen=True):
 @cache
 def battle_odds(attack: DiceSpec, defence: DiceSpec) -> Odds:
     """Mean and variance of each side's losses, from :func:`loss_distribution` (exact)."""
+    from fractions import Fraction
+
     p = loss_distribution(attack, defence)
     mean = sum((k * q for k, q in enumerate(p)), Fraction(0))
     variance = sum((k * k * q for k, q in enumerate(p)), Fraction(0)) - mean * mean
@@ -265,6 +269,8 @@ def loss_distribution(attack: DiceSpec, defence: DiceSpec) -> tuple[Fraction, ..
         for d, wd in held:
             counts[sum(x <= y for x, y in zip(a, d, strict=True))] += wa * wd
     total = sum(counts)
+    from fractions import Fraction
+
     return tuple(Fraction(c, total) for c in counts)
 
 

@@ -282,3 +282,41 @@ def test_boards_show_lists_sections_decks_and_unverified_facts(tmp_path: Path) -
         "kind": "section",
     }
     assert report["facts"]["section"] == {"unverified": 2, "recorded": 9}
+
+
+def test_a_family_board_is_read_when_first_loaded_and_its_id_is_guarded(tmp_path: Path) -> None:
+    """A family's own board (``RuleSet.board_dir``) is known by its id when its rule set is
+    defined, but decoded only by the first ``load_board`` (importing every family must not
+    decode every board); another folder claiming that id with other data is ``board_exists``."""
+    from risk_core import board as board_module
+
+    folder = tmp_path / "toyboard"
+    shutil.copytree(TOY_DIR, folder)
+    data = json.loads((folder / "board.json").read_text())
+    data["id"] = "lazy-toy-board"
+    (folder / "board.json").write_text(json.dumps(data))
+    calls: list[Path] = []
+    real = board_module.load_board_dir
+
+    def counting(path: str | Path) -> Board:
+        calls.append(Path(path))
+        return real(path)
+
+    board_module.load_board_dir = counting  # type: ignore[assignment]
+    try:
+        assert board_module.add_family_board(folder) == "lazy-toy-board"
+        assert board_module.add_family_board(folder) == "lazy-toy-board"  # the same: no clash
+        assert calls == []
+        assert board_module.load_board("lazy-toy-board").id == "lazy-toy-board"
+        assert calls == [folder]
+    finally:
+        board_module.load_board_dir = real  # type: ignore[assignment]
+    other = tmp_path / "other"
+    shutil.copytree(folder, other)
+    (other / "names.json").write_text("{}")
+    with pytest.raises(BoardError) as err:
+        board_module.add_family_board(other)
+    assert err.value.code == "board_exists"
+    with pytest.raises(BoardError) as err:
+        board_module.add_family_board(tmp_path / "nowhere")
+    assert err.value.code == "unknown_board"

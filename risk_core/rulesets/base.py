@@ -188,7 +188,7 @@ class RuleSet:
             raise TypeError(f"{cls.__name__}: every rule set needs the 'over' phase")
         board_dir = cls.__dict__.get("board_dir")
         if board_dir:  # a family's own board, known by its id from now on
-            cls.board_name = add_family_board(board_dir).id
+            cls.board_name = add_family_board(board_dir)
         if "name" in cls.__dict__ and cls.name != "core":
             other = _REGISTERED.get(cls.name)
             if other is not None and other.__qualname__ != cls.__qualname__:
