@@ -293,7 +293,7 @@ class Risk2008Family(RuleSet):
     def mission_error(self, state: GameState, seat: Seat) -> RuleError | None:
         """Why ``seat`` may take no mission at this moment (R08-14/19), if it may not."""
         if state.phase == "occupy":
-            return RuleError("must_occupy", "Move armies into the conquered territory first.")
+            return self.must_occupy(state)
         if state.phase != "attack":
             return RuleError(
                 "wrong_phase",
@@ -369,23 +369,10 @@ class Risk2008Family(RuleSet):
         one with the Bonus Maneuver, R08-CC-12); CORE's checks, in the closing step too."""
         if state.phase != "attack":
             if state.phase == "occupy":
-                raise RuleError("must_occupy", "Move armies into the conquered territory first.")
+                raise self.must_occupy(state)
             raise RuleError("wrong_phase", f"You cannot reorganise in the {state.phase} phase.")
-        o, t = self.territory(cmd.origin), self.territory(cmd.target)
+        o, t = self._reorganisation(state, cmd)
         seat = cmd.seat
-        if state.owner[o] != seat or state.owner[t] != seat or o == t:
-            raise RuleError("not_owner", "Move between two different territories you own.")
-        if not self.fortify_reachable(state, seat, o, t):
-            raise RuleError(
-                "not_connected",
-                f"{self.board.name(t)} cannot be reached from {self.board.name(o)} through your "
-                "own territories (R08-16).",
-            )
-        if not 1 <= cmd.count <= state.armies[o] - 1:
-            raise RuleError(
-                "not_enough_armies",
-                f"Move 1 to {state.armies[o] - 1} regiments (leave 1 in {self.board.name(o)}).",
-            )
         ids = self.board.territories
         emit(Fortified(seat=seat, origin=ids[o].id, target=ids[t].id, count=cmd.count))
         self.after_fortify(state, emit)
@@ -513,10 +500,9 @@ class Risk2008Family(RuleSet):
             return RuleError("reward_used", "You have made your Strategic Maneuver this turn.")
         return None
 
-    def _strategic(self, state: GameState, cmd: StrategicMove, emit: Emit) -> None:
-        err = self.strategic_error(state, cmd.seat)
-        if err is not None:
-            raise err
+    def _reorganisation(self, state: GameState, cmd: Fortify | StrategicMove) -> tuple[int, int]:
+        """(origin, target) of a reorganisation or a Strategic Maneuver, checked (R08-16):
+        between two own territories joined by own ones, leaving 1 behind."""
         o, t = self.territory(cmd.origin), self.territory(cmd.target)
         seat = cmd.seat
         if state.owner[o] != seat or state.owner[t] != seat or o == t:
@@ -524,14 +510,21 @@ class Risk2008Family(RuleSet):
         if not self.fortify_reachable(state, seat, o, t):
             raise RuleError(
                 "not_connected",
-                f"{self.board.name(t)} cannot be reached from "
-                f"{self.board.name(o)} through your own territories (R08-16).",
+                f"{self.board.name(t)} cannot be reached from {self.board.name(o)} through your "
+                "own territories (R08-16).",
             )
         if not 1 <= cmd.count <= state.armies[o] - 1:
             raise RuleError(
-                "not_enough_armies",
-                f"Move 1 to {state.armies[o] - 1} regiments (leave 1 in {self.board.name(o)}).",
+                "not_enough_armies", self.movable_text(o, state.armies[o] - 1, "regiment")
             )
+        return o, t
+
+    def _strategic(self, state: GameState, cmd: StrategicMove, emit: Emit) -> None:
+        err = self.strategic_error(state, cmd.seat)
+        if err is not None:
+            raise err
+        o, t = self._reorganisation(state, cmd)
+        seat = cmd.seat
         ids = self.board.territories
         emit(StrategicMoved(seat=seat, origin=ids[o].id, target=ids[t].id, count=cmd.count))
 
