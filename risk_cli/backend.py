@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from risk_service.history import Lineage
     from risk_service.luck import LuckReport
     from risk_service.protocol import AdminRequest, EventsRequest, HistoryWhat, ViewRequest
-    from risk_service.signing import Invitation, SigningKey
+    from risk_service.signing import Invitation, SessionKey, SigningKey
 
 JsonDict = dict[str, Any]
 Build = Callable[[JsonDict, Board, int], Command]
@@ -213,7 +213,7 @@ class RemoteBackend(Backend):
     def close(self) -> None:
         self.client.close()
 
-    def _key(self, game_id: str, seat: int) -> SigningKey:
+    def _key(self, game_id: str, seat: int) -> SigningKey | SessionKey:
         from risk_cli import profile
         from risk_service.client import RemoteError
         from risk_service.signing import SigningKey
@@ -226,7 +226,7 @@ class RemoteBackend(Backend):
                 f"Your profile ({profile.profile_path()}) holds no key for seat {seat} of "
                 f"{game_id}: `risk join INVITATION` with the invitation its owner gave you.",
             )
-        return SigningKey.from_text(key)
+        return self.client.seat_key(SigningKey.from_text(key), game_id, seat)  # a session
 
     def owner_key(self, game_id: str) -> SigningKey:
         from risk_service.client import RemoteError
@@ -433,7 +433,8 @@ class RemoteBackend(Backend):
 
     def admin(self, request: AdminRequest) -> JsonDict:
         """An owner's action, signed here with the owner's key of the profile."""
-        reply = self.client.ok(self.owner_key(request.game_id).sign(request))
+        gid = request.game_id
+        reply = self.client.ok(self.client.seat_key(self.owner_key(gid), gid, -1).sign(request))
         return {"game_id": reply.game_id, "version": reply.version, **(reply.data or {})}
 
 

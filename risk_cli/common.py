@@ -141,6 +141,16 @@ class GameArgument(click.Argument):
         kwargs.setdefault("shell_complete", _complete_game)
         super().__init__(param_decls, **kwargs)
 
+    def process_value(self, ctx: click.Context, value: Any) -> Any:
+        """The game id; and before the command runs, the rules and family texts that game
+        needs (``risk_cli.main.RiskGroup.install_game_family``: that game's family alone when
+        its rule set can be read cheaply, else every family)."""
+        value = super().process_value(ctx, value)
+        install = getattr(ctx.find_root().command, "install_game_family", None)
+        if install is not None and not ctx.resilient_parsing:
+            install(ctx.find_root(), value if isinstance(value, str) else None)
+        return value
+
 
 def _complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
     from risk_cli.completion import complete_games

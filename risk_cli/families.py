@@ -31,7 +31,7 @@ from risk_cli import render
 from risk_core import SetupError
 from risk_core.rulesets import names as ruleset_names
 from risk_core.rulesets.base import registered
-from risk_service.families import load_plugins
+from risk_service.families import load_plugins, load_ruleset
 
 # This module is imported when a command runs (``risk_cli.main``), not by `risk --help`.
 
@@ -59,6 +59,18 @@ def install(group: click.Group) -> list[str]:
     for module, ruleset in modules.items():
         add_family(group, _import(module, ruleset))
     return list(modules)
+
+
+def install_ruleset(group: click.Group, ruleset: str) -> None:
+    """Load the rule set ``ruleset`` alone (``risk_service.families.load_ruleset``) and add its
+    family's verbs and texts, if it has a command-line module; every family for a name that
+    is no rule set (the command then reports it as usual)."""
+    load_ruleset(ruleset)
+    cls = registered().get(ruleset)
+    if cls is None:
+        install(group)
+    elif cls.cli_module:
+        add_family(group, _import(cls.cli_module, ruleset))
 
 
 def add_family(group: click.Group, module: ModuleType) -> None:

@@ -3,10 +3,13 @@
 Start-up is kept cheap: ``risk --help`` lists the commands from the table below without
 importing them, and a command's module is imported only when that command runs (``CommandTable``).
 Rule families add verbs of their own (``risk_cli.families``): the built-in families' verbs are in
-the table too, so that ``--help`` names them; every family (plug-ins from ``RISK_FAMILIES`` and
-the ``risk.families`` entry points included) is installed before a command runs, and an unknown
-verb is looked up among them.  A family that cannot be loaded, or whose verbs or texts clash,
-is reported as ``Error: <message> [<code>]`` with status 1, like any other error, never as a
+the table too, so that ``--help`` names them.  Before a command runs, what it shows needs its
+family's texts and notes: a command that names one game (its GAME argument) installs that
+game's rule set and family only, when the game's rule set can be read cheaply (a local SQLite
+store, no plug-in named); any other command installs every family (plug-ins from
+``RISK_FAMILIES`` and the ``risk.families`` entry points included), and an unknown verb is
+looked up among them.  A family that cannot be loaded, or whose verbs or texts clash, is
+reported as ``Error: <message> [<code>]`` with status 1, like any other error, never as a
 traceback.
 
 The conventions every command shares live here too: with ``--json`` an error is JSON on standard
@@ -101,6 +104,19 @@ FAMILY_COMMANDS: dict[str, tuple[str, str]] = {
     "move-general": ("risk_cli.napoleon_advanced_moves:move_general", "A general's maneuver from FROM to TO with COUNT regiments that were with it (NAP-ADV-39)."),
     "move-fleet": ("risk_cli.napoleon_advanced_moves:move_fleet", "The naval maneuver: SHIPS from zone FROM to zone TO, through your zones (NAP-ADV-39)."),
     "move-admiral": ("risk_cli.napoleon_advanced_moves:move_admiral", "An admiral's maneuver from zone FROM to TO with SHIPS that were with it (NAP-ADV-39)."),
+    "annex": ("risk_cli.napoleon_1796_moves:annex", "Annex TERRITORY of an ally, or of the neutral for CARD, at the end of your turn."),
+    "realliance": ("risk_cli.napoleon_1796_moves:realliance", "Spend CARD to make the power whose capital you just took your ally (NAP-CAMP-10)."),
+    "build-ship": ("risk_cli.clonewars_moves:build_ship", "Discard CARD to build a ship of its class on PLANET, one of yours (CW-22/23)."),
+    "power": ("risk_cli.clonewars_moves:power", "Play CARD for its special power at its timing (CW-14/15; see `risk rules clonewars`)."),
+    "token": ("risk_cli.clonewars_moves:token", "Step 1 (Separatists): place the top token face down on PLANET, one of yours (CW-17)."),
+    "ships-follow": ("risk_cli.clonewars_moves:ships_follow", "More ships follow your last conquest from its origin, before a new invasion (CW-29)."),
+    "move-ship": ("risk_cli.clonewars_moves:move_ship", "Step 8: move one ship of KIND from FROM to TO through your faction's planets (CW-34)."),
+    "ask-command": ("risk_cli.clonewars_moves:ask_command", "Step 9: ask your teammate to hand over PLANET (1 troop, no ship, token or Palpatine)."),
+    "answer-command": ("risk_cli.clonewars_moves:answer_command", "Answer your teammate's change of command: yes hands the planet over (CW-35)."),
+    "order66": ("risk_cli.clonewars_moves:order66", "Step 11 (Separatists, once a game): invoke Order 66 (CW-37..39)."),
+    "palpatine": ("risk_cli.clonewars_moves:palpatine", "After Order 66: place Emperor Palpatine on PLANET, held by a Separatist army (CW-40)."),
+    "galaxy": ("risk_cli.clonewars_moves:galaxy", "The Clone Wars facts: track, Palpatine, ships per planet, tokens, hands' sizes."),
+    "cw-odds": ("risk_cli.clonewars_moves:cw_odds", "Exact losses of one Clone Wars battle with ships, ATTACK dice against DEFENCE dice."),
 }  # fmt: skip
 
 
@@ -202,6 +218,38 @@ class RiskGroup(conventions.ConventionsGroup):
             families.install(self)
             self.families_installed = True
 
+    def install_game_family(self, ctx: click.Context, game_id: str | None) -> None:
+        """Before a command on one game runs: that game's rule set and family only, when the
+        game is in a local SQLite file and no plug-in is named (its rule set's name is read
+        from its first row, ``risk_service.read_sqlite.ruleset_name``); else every family."""
+        if self.families_installed:
+            return
+        from risk_cli.common import App
+        from risk_service.families import load_plugins
+
+        app = ctx.find_object(App)
+        name = None
+        if game_id and app is not None and not app.redis_url and not load_plugins():
+            from risk_service import read_sqlite
+
+            path = read_sqlite.sqlite_path(app.store or os.environ.get("RISK_STORE"))
+            name = None if path is None else read_sqlite.ruleset_name(path, game_id)
+        if name is None:
+            self.install_families()
+            return
+        from risk_cli import families
+
+        families.install_ruleset(self, name)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None and not ctx.resilient_parsing and not _takes_game(command):
+            self.install_families()  # its texts and notes, before any game is shown
+        # else its GAME argument installs what that game needs (common.GameArgument)
+        return name, command, rest
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands:
             if ctx.resilient_parsing:  # completing: never load plug-ins nor fail
@@ -236,8 +284,12 @@ class RiskGroup(conventions.ConventionsGroup):
 
     def invoke(self, ctx: click.Context) -> Any:
         with conventions.reported_errors(ctx):
-            self.install_families()  # their texts and notes, before any game is shown
             return super().invoke(ctx)
+
+
+def _takes_game(command: click.Command) -> bool:
+    """Whether the command names one game by a GAME argument (``common.GameArgument``)."""
+    return any(getattr(p, "is_game", False) for p in command.params)
 
 
 @click.group(cls=RiskGroup, context_settings={"help_option_names": ["-h", "--help"]})

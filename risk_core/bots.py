@@ -1,4 +1,5 @@
-"""Seeded computer players: a ``random`` player and a ``greedy`` one.
+"""Seeded computer players: a ``random`` player, a ``simple`` one (``risk_core.simple_bot``)
+and a ``greedy`` one.
 
 A bot is a pure function of the state and a seed: the choice draws from a counter-based stream
 keyed by the seed, the game's seed and ``state.version`` (``risk_core.rng``), so the same game
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 import msgspec
 
@@ -35,10 +36,11 @@ from risk_core.model import (
     Seat,
     Trade,
 )
-from risk_core.rng import M64, Rng, mix64, normalise_seed
+from risk_core.rng import GAMMA, M64, Rng, mix64, normalise_seed
 from risk_core.rulesets.base import RuleSet
+from risk_core.simple_bot import simple_command
 
-LEVELS: tuple[str, ...] = ("random", "greedy")
+LEVELS: tuple[str, ...] = ("random", "simple", "greedy")
 
 # Odds the greedy player wants before attacking: origin armies >= target armies + margin.  The
 # margin drops late in long games so that evenly matched players cannot stall forever.
@@ -53,8 +55,27 @@ def bot_rng(state: GameState, seed: int | str) -> Rng:
     Versions are spaced 2**16 draws apart, far more than one decision uses, so two decisions of
     the same game never share draws.
     """
-    key = mix64(normalise_seed(seed) ^ mix64(state.seed))
-    return Rng(key, (state.version << 16) & M64)
+    return Rng(_bot_key(seed, state.seed), (state.version << 16) & M64)
+
+
+def _below(rng: Rng, n: int) -> int:
+    """``rng.below(n)`` with its draw written out (one call, not three): the greedy player
+    draws its tie-break at every decision.  Same values, same position of ``rng`` after."""
+    limit = (1 << 64) - ((1 << 64) % n)
+    seed = rng.seed
+    while True:
+        rng.counter += 1
+        z = (seed + rng.counter * GAMMA) & M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        z ^= z >> 31
+        if z < limit:
+            return z % n
+
+
+@lru_cache(maxsize=256)  # asked at every decision, with the same pair all game long
+def _bot_key(seed: int | str, game_seed: int) -> int:
+    return mix64(normalise_seed(seed) ^ mix64(game_seed))
 
 
 def choose(state: GameState, *, level: str = "greedy", seed: int | str = 0) -> Command:
@@ -83,9 +104,18 @@ def propose(state: GameState, *, level: str = "greedy", seed: int | str = 0) -> 
     seat = to_act(state)
     if seat is None:
         raise ValueError("The game is over: no seat has to act.")
+    return _propose(state, seat, level, seed)
+
+
+def _propose(state: GameState, seat: Seat, level: str, seed: int | str) -> Command:
+    """``propose`` for ``seat``, the seat to act, and a known level."""
     rng = bot_rng(state, seed)
     if level == "greedy":
         cmd = Greedy(state, seat, rng).command()
+        if cmd is not None:
+            return cmd
+    elif level == "simple":
+        cmd = simple_command(ruleset_of(state), state, seat, rng)
         if cmd is not None:
             return cmd
     return random_command(state, rng)
@@ -111,6 +141,13 @@ def random_command(state: GameState, rng: Rng, *, blitz: bool = True) -> Command
     if blitz and type(cmd) is Attack and cmd.until == "once" and rng.below(4):
         cmd = msgspec.structs.replace(cmd, until="conquer")
     return cmd
+
+
+# Readings of the board by their facts (``Greedy._read``): what a reading holds depends on
+# nothing else, so taking one again changes no choice; the lists are never changed once made.
+Reading = tuple[list[int], list[int], list[int], list[int], list[float], dict[int, float]]
+_READINGS: dict[tuple[object, ...], Reading] = {}
+_READINGS_KEPT = 4096
 
 
 @cache
@@ -144,7 +181,7 @@ class Greedy:
         ]
         # Ties between equal scores go to a per-decision rotation of territory indexes: the
         # seed varies the play without drawing a number for every candidate.
-        self.offset = rng.below(len(owner))
+        self.offset = _below(rng, len(owner))
         # A family's own moves may read any part of the reading, in any phase.
         self._family_moves = type(self.rs).bot_move is not RuleSet.bot_move
         self._values: dict[int, float] = {}
@@ -152,12 +189,26 @@ class Greedy:
     # The rest of the reading (``_read``) is made only for the phases that use it: an
     # occupation or a defence needs none of it, and a decision is made for every command.
     def _read(self) -> None:
-        state, seat, board, group_of = self.state, self.seat, self.board, self.group_of
+        state, seat = self.state, self.seat
         goals = self.rs.bot_goals(state, seat)  # what the seat's missions ask for
         self.mission_groups = set(goals.groups)
         self.extra_groups = goals.extra_groups
         self.victim = goals.victim
         self.mission_holds = set(goals.holds)
+        # Everything below follows from the owners, the goals and who is an enemy: a reading
+        # made for the same facts is taken again (placements and failed attacks leave the
+        # owners as they were), with the target values worked out so far.
+        owner = self.owner
+        key = (self.rs, seat, tuple(owner), tuple(self.enemy), tuple(self.neutral), goals)
+        known = _READINGS.get(key)
+        if known is not None:
+            self.counts, self.own, self.holder, self.front, self.want, self._values = known
+            return
+        self._read_owners(key)
+
+    def _read_owners(self, key: tuple[object, ...]) -> None:
+        """The part of ``_read`` that follows from ``key``'s facts, kept in ``_READINGS``."""
+        state, seat, board, group_of = self.state, self.seat, self.board, self.group_of
         # Territory counts, own territories, and each group's sole holder (-2: mixed); list
         # methods and comprehensions rather than one loop, which costs several times more.
         owner = self.owner
@@ -174,8 +225,30 @@ class Greedy:
                     holder = -2
                     break
             self.holder.append(holder)
-        self.front = [t for t in self.own if self._faces_hostile(t)]
-        self.want = [self._group_want(g, m) for g, m in enumerate(mine)]
+        # ``_faces_hostile`` and ``_group_want`` written out: a reading per decision.
+        nbrs, enemy = self.nbrs, self.enemy
+        front = []
+        for t in self.own:
+            for n in nbrs[t]:
+                o = owner[n]
+                if o >= 0 and enemy[o]:
+                    front.append(t)
+                    break
+        self.front = front
+        mission_groups, extra, groups = self.mission_groups, self.extra_groups, board.groups
+        want = []
+        for g, members in enumerate(board.group_members):
+            size = len(members)
+            w = 2.0 * mine[g] / size + groups[g].bonus / size
+            if g in mission_groups:
+                w += 3.0
+            elif extra:
+                w += 0.5
+            want.append(w)
+        self.want = want
+        if len(_READINGS) >= _READINGS_KEPT:
+            _READINGS.clear()
+        _READINGS[key] = (self.counts, self.own, self.holder, self.front, want, self._values)
 
     # ------------------------------------------------------------------ reading the board
     def _group_want(self, g: int, mine: int) -> float:
@@ -239,9 +312,10 @@ class Greedy:
         phase = self.state.phase
         if phase not in ("occupy", "defend") or self._family_moves:
             self._read()
-        cmd = self.rs.bot_move(self.state, self.seat, self)  # the family's own moves first
-        if cmd is not None:
-            return cmd
+        if self._family_moves:  # the family's own moves first
+            cmd = self.rs.bot_move(self.state, self.seat, self)
+            if cmd is not None:
+                return cmd
         if phase == "setup":
             return self.setup()
         if phase in ("reinforce", "elim_trade"):
@@ -278,18 +352,35 @@ class Greedy:
         # (A team player may control nothing and hold regiments in shared territories only.)
         border = self.front or self.own or [t for t, n in enumerate(self.usable) if n > 0]
         best, best_key = border[0], (float("-inf"), -1)
+        # ``hostile``, ``threat``, ``tie`` and the ``target_value`` cache written out: this
+        # runs for every placement, over every border territory and its neighbours.
+        armies, owner, enemy, neutral, nbrs = (
+            self.armies,
+            self.owner,
+            self.enemy,
+            self.neutral,
+            self.nbrs,
+        )
+        values, offset, size = self._values, self.offset, len(owner)
         for b in border:
-            after = self.armies[b] + count
+            after = armies[b] + count
             chance = float("-inf")
-            for n in self.nbrs[b]:
-                if self.hostile(n):
+            total = 0.0
+            for n in nbrs[b]:
+                o = owner[n]
+                if o >= 0 and enemy[o]:
+                    total += armies[n] * (0.5 if neutral[o] else 1.0)
                     # A target out of reach counts less the further out of reach it is, so two
                     # players cannot feed an arms race over one fortress forever.
-                    short = self.armies[n] + ATTACK_MARGIN - after
+                    short = armies[n] + ATTACK_MARGIN - after
                     odds = 1.0 if short <= 0 else -1.0 - 0.1 * short
-                    chance = max(chance, self.target_value(n) + odds)
-            score = (chance if chance > float("-inf") else 0.0) + 0.05 * self.threat(b)
-            key = (score, self.tie(b))
+                    value = values.get(n)
+                    if value is None:
+                        value = self.target_value(n)
+                    chance = max(chance, value + odds)
+            threat = total - armies[b]
+            score = (chance if chance > float("-inf") else 0.0) + 0.05 * threat
+            key = (score, (b + offset) % size)
             if key > best_key:
                 best, best_key = b, key
         return best
@@ -333,11 +424,16 @@ class Greedy:
         margin = LATE_MARGIN if s.round > LATE_ROUND else ATTACK_MARGIN
         best: tuple[int, int] | None = None
         best_key = (float("-inf"), -1, -1)
+        usable, armies, values = self.usable, self.armies, self._values
+        offset, size = self.offset, len(self.owner)
         for o, t in self.rs.attack_options(s, seat):
-            a, d = self.usable[o], self.armies[t]
+            a, d = usable[o], armies[t]
             if a < d + margin:
                 continue
-            key = (self.target_value(t) + 0.15 * (a - d), self.tie(t), self.tie(o))
+            value = values.get(t)  # ``target_value``'s cache and ``tie`` written out
+            if value is None:
+                value = self.target_value(t)
+            key = (value + 0.15 * (a - d), (t + offset) % size, (o + offset) % size)
             if key > best_key:
                 best, best_key = (o, t), key
         if best is not None:
@@ -434,12 +530,37 @@ def self_play(
     events = list(opening)
     state = replay(events)
     commands: list[Command] = []
+    rs = ruleset_of(state)
     while state.phase != "over" and state.turn <= max_turns:
         seat = to_act(state)
         assert seat is not None
         seat_level = level if isinstance(level, str) else level[seat]
-        cmd, new = play(state, level=seat_level, seed=seed)
+        if rs.decides_in_place and seat_level in LEVELS:  # the state is ours: no copy
+            cmd, new = _play_in_place(rs, state, seat, seat_level, seed)
+            if new is None:  # refused part-way (a rule the bot does not model): rebuild it
+                state = replay(events)
+                cmd, new = play(state, level=seat_level, seed=seed)
+                apply_in_place(state, new)
+        else:
+            cmd, new = play(state, level=seat_level, seed=seed)
+            apply_in_place(state, new)  # the state is ours: no copy per event
         commands.append(cmd)
         events.extend(new)
-        apply_in_place(state, new)  # the state is ours: no copy per event
     return commands, events
+
+
+def _play_in_place(
+    rs: RuleSet, state: GameState, seat: Seat, level: str, seed: int | str
+) -> tuple[Command, list[Event] | None]:
+    """``play`` for ``seat``, the seat to act, with the events applied to ``state`` as they
+    are decided; None for the events when a refusal came after some of them (``state`` must
+    then be rebuilt)."""
+    cmd = _propose(state, seat, level, seed)
+    version = state.version
+    try:
+        return cmd, rs.decide_in_place(state, cmd)
+    except RuleError:
+        if state.version != version:
+            return cmd, None
+    fallback = random_command(state, bot_rng(state, seed), blitz=False)  # as ``play``
+    return fallback, rs.decide_in_place(state, fallback)

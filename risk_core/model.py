@@ -546,6 +546,35 @@ def _make_copy_state() -> Callable[[GameState], GameState]:
 
 copy_state = _make_copy_state()
 
+# ``decide``'s copy on write: the lists most events change in place are copied at once
+# (``copy_board``), the rest (hands, pile, discards, past seeds) only before the first event
+# that may change them (``unshare``).  Same generated, flat form as ``copy_state``.
+BOARD_FIELDS = ("owner", "armies", "setup_left", "dice_script")
+
+
+def _make_partial_copiers() -> tuple[Callable[[GameState], GameState], Callable[[GameState], None]]:
+    first = ["def copy_board(s):", "    new = s.__copy__()"]
+    first += [f"    new.{name} = s.{name}[:]" for name in BOARD_FIELDS]
+    first.append("    return new")
+    rest = ["def unshare(new):"]
+    for name, item in _list_fields(GameState):
+        if name in BOARD_FIELDS:
+            continue
+        if item is Player:
+            rest += [f"    {name} = []", f"    for x in new.{name}:", "        y = x.__copy__()"]
+            rest += [f"        y.{f} = x.{f}[:]" for f, _ in _list_fields(Player)]
+            rest += [f"        {name}.append(y)", f"    new.{name} = {name}"]
+        else:
+            rest.append(f"    new.{name} = new.{name}[:]")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(first) + "\n" + "\n".join(rest), namespace)  # noqa: S102 - see above
+    return namespace["copy_board"], namespace["unshare"]
+
+
+copy_board, unshare = _make_partial_copiers()
+copy_board.__doc__ = "A copy of a state sharing every list but ``BOARD_FIELDS`` (see ``unshare``)."
+unshare.__doc__ = "Give a ``copy_board`` copy its own lists and players: a full copy from now on."
+
 
 # --------------------------------------------------------------------------- codecs
 _encoder = msgspec.json.Encoder()

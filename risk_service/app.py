@@ -208,8 +208,9 @@ class GameApplication(Application[str]):
         for game in games:  # what collect_events does, without its slow protocol checks
             processing.events.extend(game.collect_events())
             processing.aggregates[game.id] = game
-        processing.saved_kwargs["ledger"] = write
-        self._record(processing)
+        # The recorder itself: the library's ``_record`` would also build a notification per event.
+        stored = list(map(self.mapper.to_stored_event, processing.events))
+        self.recorder.insert_events(stored, ledger=write)
         return processing
 
     def put_snapshot(self, game_id: str, state: GameState) -> None:

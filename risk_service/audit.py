@@ -24,15 +24,26 @@ hand (``parent_events``), the branch's copied events are compared with the paren
 
 The history is read as a stream, never held whole: ``audit`` takes a list of records or a
 function giving the records again from the start at every call (``RecordSource``: a store's
-paged reader, an export file read line by line).  A first pass finds what only the end of the
-history says (the revealed seeds, the totals), a second re-executes it holding one record and
-the next; a branch compared with its parent reads its own first events once more.  An upcast
-history (``versions.UPCASTERS``, none today) is read whole, as upcasters rewrite lists.
+paged reader, an export file read line by line).  One pass re-executes it holding one record
+and the next, with the seeds the history stores, and totals it as it goes; what only the end
+says (the seeds revealed) is checked then.  Should that pass find anything amiss (a
+difference, seeds revealed other than those stored, another engine's history), the audit is
+made again as the rules above read: a first pass finds what only the end of the history says,
+a second re-executes it, so that a failed audit reports exactly what it always did.  A branch
+compared with its parent reads its own first events once more.  An upcast history
+(``versions.UPCASTERS``, none today) is read whole, as upcasters rewrite lists.
+
+Records may come decoded (``GameRecord``) or as their JSON (``risk_service.records.RawRecord``:
+a SQLite store read straight from the file, an export's lines).  A raw record's events are
+compared with the re-executed ones as bytes and decoded only when they differ; the
+re-executed events, byte for byte the recorded ones, are those applied.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from typing import Any, Literal, NoReturn
 
@@ -50,14 +61,17 @@ from risk_core.model import (
     SeedRevealed,
 )
 from risk_core.rng import seed_commitment
-from risk_service import versions
+from risk_service import read_sqlite, versions
+from risk_service import store as game_store
 from risk_service.history import reseed_commitment
+from risk_service.records import RawRecord
 from risk_service.store import GameRecord, GameService
 
 JsonDict = dict[str, Any]
 # (parent id, n) → its first n events (exactly n), or None when they are not at hand.
 ParentEvents = Callable[[str, int], Iterable[Event] | None]
-RecordSource = Callable[[], Iterable[GameRecord]]  # every call: the records from the first
+Record = GameRecord | RawRecord
+RecordSource = Callable[[], Iterable[Record]]  # every call: the records from the first
 
 
 class Check(msgspec.Struct, frozen=True):
@@ -101,13 +115,27 @@ def audit_game(
     """Audit a stored game (its parent, when a branch's is in the same store, is compared).
 
     The records are read a page at a time, up to the version the game has now: the passes read
-    the same history while the game goes on."""
+    the same history while the game goes on.  A SQLite store's rows are read straight from the
+    file and left undecoded (``read_sqlite.raw_records``); should that fail (a row that does
+    not decode), the audit is made again through the store, which says what is wrong."""
     upto = service.state(game_id).version
+    told = _Told(progress)
+    path = read_sqlite.sqlite_path(service.store_url)
+    if path is not None and path.is_file():
+        try:
+            return audit(
+                lambda: read_sqlite.raw_records(path, game_id, upto, game_store.RECORD_PAGE),
+                game_id=game_id,
+                parent_events=store_parent(service),
+                progress=told,
+            )
+        except (_Undecodable, sqlite3.Error, msgspec.DecodeError):
+            told.again()
     return audit(
         lambda: service.iter_records(game_id, upto=upto),
         game_id=game_id,
         parent_events=store_parent(service),
-        progress=progress,
+        progress=told,
     )
 
 
@@ -131,18 +159,62 @@ def audit(
     """Re-execute ``records`` (see the module's documentation); ``progress`` gets the number of
     events checked since its previous call."""
     source: RecordSource = records if callable(records) else lambda: records
-    scan = _Scan(source())
+    told = progress if isinstance(progress, _Told) else _Told(progress)
+    report = _Auditor(source, None, game_id, parent_events, told, upcast=False).run_once()
+    if report is not None:
+        return report
+    told.again()  # the same events are checked once more: the progress told goes on from there
+    scan = _Scan(_decoded(r) for r in source())
     upcast = scan.mismatch
     if upcast:  # version_mismatch before anything else, unless upcasters apply
-        pinned = versions.pinned(list(source()), game_id)
+        pinned = versions.pinned([_decoded(r) for r in source()], game_id)
         scan, source = _Scan(pinned), lambda: pinned
-    return _Auditor(source, scan, game_id, parent_events, progress, upcast=upcast).run()
+    return _Auditor(source, scan, game_id, parent_events, told, upcast=upcast).run()
+
+
+class _Told:
+    """The progress told to the caller: events checked, never told twice when an audit is made
+    again (``again``)."""
+
+    def __init__(self, progress: Callable[[int], None] | None) -> None:
+        self.progress = progress
+        self.told = 0  # the most events told
+        self.done = 0  # events checked by this run
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.done > self.told and self.progress is not None:
+            self.progress(self.done - self.told)
+            self.told = self.done
+
+    def again(self) -> None:
+        self.done = 0
+
+
+class _Undecodable(RiskError):
+    """A raw record whose events do not decode: a store's row (``audit_game`` reads the game
+    again through the store, which says what is wrong), or a file changed since its check."""
+
+
+def _decoded(record: Record) -> GameRecord:
+    """The record decoded (a ``GameRecord`` as it is)."""
+    if isinstance(record, GameRecord):
+        return record
+    try:
+        events = tuple(risk_core.decode_events(record.events))
+    except msgspec.DecodeError as e:  # ValidationError included
+        raise _Undecodable(
+            "bad_history", f"The record ending at version {record.version} does not decode: {e}"
+        ) from None
+    return GameRecord(version=record.version, command=record.command, events=events)
 
 
 class _Scan:
     """The first pass: what the re-execution needs before it starts, and the totals."""
 
-    def __init__(self, records: Iterable[GameRecord]) -> None:
+    def __init__(self, records: Iterable[GameRecord], *, whole: bool = True) -> None:
+        """``whole=False``: only the opening is read, the rest is tallied as it is re-executed
+        (``_Auditor.run_once``)."""
         self.stored_seeds: list[int] = []
         self.revealed: SeedRevealed | None = None
         self.reveal_version = 0
@@ -157,6 +229,8 @@ class _Scan:
             return
         self.stored_seeds.append(self.started.seed)
         assert first is not None  # opening_of refused an empty history
+        if not whole:
+            return
         for record in chain((first,), it):
             self.commands += record.command is not None
             for ev in record.events:
@@ -178,48 +252,83 @@ class _Auditor:
     def __init__(
         self,
         source: RecordSource,
-        scan: _Scan,
+        scan: _Scan | None,
         game_id: str,
         parent_events: ParentEvents | None,
-        progress: Callable[[int], None] | None,
+        progress: Callable[[int], None],
         *,
         upcast: bool,
     ) -> None:
         self.source = source
-        self.scan = scan
         self.game_id = game_id
         self.parent_events = parent_events
-        self.progress = progress or (lambda n: None)
-        self.started = scan.started
+        self.progress = progress
         self.checks: list[Check] = []
         self.given: list[str] = []
         self.verified = 0
         self.upcast = upcast
+        self.reseeds = 0
+        self.state: GameState | None = None
+        self.tally: _Scan | None = None  # run_once: the totals, found as the events are
+        if scan is not None:
+            self._use(scan)
+
+    def _use(self, scan: _Scan) -> None:
+        self.scan = scan
+        self.started = scan.started
         revealed = scan.revealed
         self.reveal_version = scan.reveal_version
         self.stored_seeds = stored = scan.stored_seeds
         self.revealed = list(revealed.seeds) if revealed is not None else None
         self.seeds = self.revealed if self.revealed is not None else stored  # see _choose_seeds
         self.seed_source: Literal["revealed", "stored"] = "revealed" if revealed else "stored"
-        self.reseeds = 0
-        self.state: GameState | None = None
 
     # ------------------------------------------------------------------ driver
+    def run_once(self) -> AuditReport | None:
+        """One pass, re-executing with the seeds stored in the history (the seeds revealed at
+        its end are unknown until then) and tallying it: the report, when the history checks
+        out and any seeds revealed are those stored (re-execution then went as the two passes
+        would); else None, and the audit is made again by the two passes (``run``)."""
+        records = iter(self.source())
+        first = next(records, None)
+        opening = None if first is None else _decoded(first)
+        tally = _Scan([] if opening is None else [opening], whole=False)
+        if tally.mismatch:
+            return None
+        assert opening is not None  # _Scan refused an empty history
+        self.tally = tally
+        self._use(_Scan([opening], whole=False))  # the seeds stored so far: the opening's
+        try:
+            self._replay(opening, records)
+        except _Stop:
+            return None
+        tally.events = self.verified
+        if tally.revealed is not None and list(tally.revealed.seeds) != tally.stored_seeds:
+            return None
+        self._use(tally)
+        return self._report(None)
+
     def run(self) -> AuditReport:
+        """The second pass of two (the first, ``_Scan``, found the seeds and the totals)."""
+        records = iter(self.source())
+        divergence = None
+        try:
+            self._replay(_decoded(next(records)), records)
+        except _Stop as stop:
+            divergence = stop.divergence
+        return self._report(divergence)
+
+    def _report(self, divergence: Divergence | None) -> AuditReport:
         s = self.started
-        self.checks.append(
+        self.checks.insert(  # first: what the history was checked against
+            0,
             Check(
                 "rules",
                 True,
                 f"{s.ruleset} on board {s.board} ({s.board_hash}), engine {s.engine}"
                 + (": upcast to this engine" if self.upcast else ": as recorded"),
-            )
+            ),
         )
-        divergence = None
-        try:
-            self._replay()
-        except _Stop as stop:
-            divergence = stop.divergence
         total = self.scan.events
         self.checks.append(self._seed_check())
         self.checks.append(
@@ -286,10 +395,8 @@ class _Auditor:
             s,
         )
 
-    def _replay(self) -> None:
-        """The second pass: each record with a look at the next (a branch point may cut it)."""
-        records = iter(self.source())
-        opening = next(records)
+    def _replay(self, opening: GameRecord, records: Iterator[Record]) -> None:
+        """Re-execute: each record with a look at the next (a branch point may cut it)."""
         following = next(records, None)
         self._opening(opening, following)
         version = len(opening.events)
@@ -297,6 +404,10 @@ class _Auditor:
         while following is not None:
             i += 1
             record, following = following, next(records, None)
+            if isinstance(record, RawRecord) and record.command is not None:
+                version += self._raw_command(i, version, record, following)
+                continue
+            record = _decoded(record)
             if record.command is None:
                 self._given(i, version, record)
             else:
@@ -304,7 +415,7 @@ class _Auditor:
             version += len(record.events)
 
     # ------------------------------------------------------------------ records
-    def _opening(self, record: GameRecord, following: GameRecord | None) -> None:
+    def _opening(self, record: GameRecord, following: Record | None) -> None:
         s = self.started
         self._choose_seeds(s)
         self._check_commitment(s, self.seeds[0])
@@ -332,10 +443,10 @@ class _Auditor:
             self._stop(1, 0, 0, f"the opening cannot be derived again: {e.message}", None, None, s)
         self._compare(0, 0, None, expected, record.events, following)
 
-    def _command(
-        self, i: int, before: int, record: GameRecord, following: GameRecord | None
-    ) -> None:
+    def _command(self, i: int, before: int, record: GameRecord, following: Record | None) -> None:
         assert record.command is not None and self.state is not None
+        if self.tally is not None:
+            self.tally.commands += 1
         try:
             expected = risk_core.decide(self.state, record.command)
         except RiskError as e:
@@ -349,6 +460,34 @@ class _Auditor:
                 record.events[0] if record.events else None,
             )
         self._compare(i, before, record.command, expected, record.events, following)
+
+    def _raw_command(self, i: int, before: int, record: RawRecord, following: Record | None) -> int:
+        """A record left as JSON: its command decoded and decided again; the recorded events are
+        decoded only when they are not, byte for byte, what that gives.  Its event count."""
+        assert record.command is not None and self.state is not None
+        try:
+            expected = risk_core.decide(self.state, record.command)
+        except RiskError:
+            decoded = _decoded(record)  # decided again there, and reported
+            self._command(i, before, decoded, following)
+            return len(decoded.events)
+        encoded = risk_core.encode(expected)
+        if encoded != record.events:
+            decoded = _decoded(record)
+            if self.tally is not None:
+                self.tally.commands += 1
+            self._compare(i, before, record.command, expected, decoded.events, following)
+            return len(decoded.events)
+        # The usual case: the recorded events are these, byte for byte (so are their Structs).
+        risk_core.apply_in_place(self.state, expected)
+        tally = self.tally
+        if tally is not None:
+            tally.commands += 1
+            if _SEEDS_TAG.search(encoded):  # a seed revealed at the end, a reseed: tallied
+                self._tally(expected)
+        self.verified += len(expected)
+        self.progress(len(expected))
+        return len(expected)
 
     def _given(self, i: int, before: int, record: GameRecord) -> None:
         """A record without a command after the opening: a branch point."""
@@ -448,7 +587,7 @@ class _Auditor:
             )
             return
         # Our own first events, read once more (the branch point follows them).
-        ours = islice((e for r in self.source() for e in r.events), ev.version)
+        ours = islice((e for r in self.source() for e in _decoded(r).events), ev.version)
         for v, (x, y) in enumerate(zip(ours, theirs, strict=True), start=1):
             if risk_core.encode(x) != risk_core.encode(y):
                 self.checks.append(
@@ -467,7 +606,7 @@ class _Auditor:
         command: Command | None,
         expected: Sequence[Event],
         recorded: Sequence[Event],
-        following: GameRecord | None,
+        following: Record | None,
     ) -> None:
         if len(expected) == len(recorded) and risk_core.encode(expected) == risk_core.encode(
             recorded
@@ -502,8 +641,21 @@ class _Auditor:
             self.state = risk_core.replay(events)  # the opening, game_started first
         else:
             risk_core.apply_in_place(self.state, events)
+        if self.tally is not None:
+            self._tally(events)
         self.verified += len(events)
         self.progress(len(events))
+
+    def _tally(self, events: Sequence[Event]) -> None:
+        """run_once: what ``_Scan`` finds, found in the events accepted (before ``verified``
+        counts them): the seeds stored, the first seeds revealed and its version."""
+        tally = self.tally
+        assert tally is not None
+        for k, ev in enumerate(events, start=self.verified + 1):
+            if isinstance(ev, DiceReseeded):
+                tally.stored_seeds.append(ev.seed)
+            elif isinstance(ev, SeedRevealed) and tally.revealed is None:
+                tally.revealed, tally.reveal_version = ev, k
 
     def _stop(
         self,
@@ -535,14 +687,16 @@ class _Auditor:
         )
 
 
-def _cut_by_branch(following: GameRecord | None) -> bool:
+# In the JSON of a seed_revealed or a dice_reseeded event (each kind's tag comes first).
+_SEEDS_TAG = re.compile(rb'"type":"(?:seed_revealed|dice_reseeded)"')
+
+
+def _cut_by_branch(following: Record | None) -> bool:
     """Whether the next record is a branch point (which may cut the record before it)."""
-    return (
-        following is not None
-        and following.command is None
-        and bool(following.events)
-        and isinstance(following.events[0], Branched)
-    )
+    if following is None or following.command is not None:
+        return False
+    events = _decoded(following).events
+    return bool(events) and isinstance(events[0], Branched)
 
 
 def _plain(obj: Event | Command | None) -> Any:

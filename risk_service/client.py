@@ -11,6 +11,11 @@ Request ids are 128 random bits: a request's reply is pushed to ``<prefix>:reply
 and a client of the locked-down Redis user may pop any reply key it can name, so the id is the
 capability to read the reply.  That user cannot read the request streams, the only place ids
 appear (``risk_service.redis_acl``).
+
+``seat_key`` turns a seat's (or the owner's) key into its session with the service when the
+workers publish the service's key (``risk_service.signing``): the worker then checks one HMAC
+per request instead of an Ed25519 signature.  Without a published key (an older service, or
+no worker started since Redis was emptied), requests are signed with Ed25519 as before.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import redis
@@ -36,6 +41,9 @@ from risk_service.protocol import (
     partition_of,
 )
 from risk_service.wire import Batch, Channel
+
+if TYPE_CHECKING:  # the keys' module is imported by whoever holds a key
+    from risk_service.signing import SessionKey, SigningKey
 
 
 class RemoteError(RiskError):
@@ -62,6 +70,7 @@ class ServiceClient:
         self.redis = redis.Redis.from_url(url, socket_connect_timeout=2)
         self._channel = Channel(self.redis)
         self._partitions: int | None = None
+        self._service_key: str | None = None
 
     def close(self) -> None:
         self._channel.close()
@@ -88,6 +97,25 @@ class ServiceClient:
             else:
                 time.sleep(0.05)
         return self._partitions
+
+    def service_key(self) -> str | None:
+        """The service's published X25519 public key (None: none published, or this Redis user
+        may not read it), read once per client."""
+        if self._service_key is None:
+            try:
+                found = self.redis.get(self.keys.service_key)
+            except redis.ResponseError:  # a Redis user set up before session keys existed
+                found = None
+            except redis.RedisError:  # unreachable: signed with Ed25519, and ``call`` retries
+                return None
+            self._service_key = found.decode() if isinstance(found, bytes) else ""
+        return self._service_key or None
+
+    def seat_key(self, key: SigningKey, game_id: str, seat: int) -> SigningKey | SessionKey:
+        """What signs requests of ``seat`` (OWNER: the owner) of ``game_id``: ``key``'s session
+        with the service when it publishes its key, else ``key`` itself."""
+        service = self.service_key()
+        return key if service is None else key.session(game_id, seat, service)
 
     def call(self, request: Request, resign: Callable[[Request], Request] | None = None) -> Reply:
         """The reply to ``request`` (any outcome); ``RemoteError("timeout")`` if none came.

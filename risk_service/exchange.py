@@ -40,6 +40,7 @@ from risk_core import GameState, RiskError
 from risk_core.model import Branched, GameStarted, OptionValue
 from risk_service import versions
 from risk_service.audit import AuditReport, Check, ParentEvents, RecordSource, audit
+from risk_service.records import RawRecord, decode_line
 from risk_service.store import GAME_ID, GameRecord, GameService, ServiceError
 
 FORMAT = "risk-export"
@@ -201,12 +202,19 @@ class ExportReader:
 
     def records(self) -> Iterator[GameRecord]:
         """A pass over the records (after ``check``); ``bad_export`` if the file changed."""
+        return self._records(_record_decoder.decode)
+
+    def raw_records(self) -> Iterator[RawRecord]:
+        """``records``, their events left as JSON (``risk_service.records``): the audit's."""
+        return self._records(decode_line)
+
+    def _records(self, decode: Callable[[bytes], Any]) -> Iterator[Any]:
         if self._body_digest is None:
             raise RuntimeError("ExportReader.check() reads the file first")
         read = _Pass()
         try:
             for line in self._lines(read):
-                yield _record_decoder.decode(line)
+                yield decode(line)
         except msgspec.DecodeError:
             raise _bad("it changed while it was read") from None
         if read.digest() != self._body_digest:
@@ -338,7 +346,7 @@ def audit_export(
     reader = ExportReader(data)
     digest_ok = reader.check(require_digest=False)
     report = audit(
-        reader.records,
+        reader.raw_records,
         game_id=reader.header.game_id,
         parent_events=parent_events,
         progress=progress,
@@ -381,13 +389,14 @@ def import_game(
         raise ServiceError(
             "game_exists", f"There is already a game '{target}' in {service.store_url}."
         )
-    source: RecordSource = reader.records
+    source: Callable[[], Iterable[GameRecord]] = reader.records  # the write's
+    checked: RecordSource = reader.raw_records  # the audit's: it decodes only what differs
     assert reader.started is not None  # check() found it
     if versions.mismatch(reader.started) is not None:
         # Upcasters rewrite whole histories: such a file is read whole (none exists today).
         pinned = versions.pinned(list(reader.records()), reader.header.game_id)
-        source = lambda: pinned  # noqa: E731
-    report = audit(source, game_id=reader.header.game_id, progress=progress)
+        source = checked = lambda: pinned  # noqa: E731
+    report = audit(checked, game_id=reader.header.game_id, progress=progress)
     if not report.ok:
         d = report.divergence
         where = (

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 from risk_core.errors import SetupError
 from risk_core.rulesets import load_family
+from risk_core.rulesets import names as all_rulesets
+from risk_core.rulesets.base import registered
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -104,3 +106,29 @@ def load_plugins() -> tuple[str, ...]:
                 f"Rule family {name!r} (named by {where}) failed to load: {type(e).__name__}: {e}",
             ) from None
     return tuple(named)
+
+
+def load_ruleset(name: str) -> None:
+    """Import the rule set ``name`` (its module, not every rule family's): a command that works
+    on one game starts faster when it loads only that game's rules.
+
+    The built-in rule sets live in ``risk_core.rulesets``, in a module named after the rule set
+    or after its family (``napoleon-2p`` in ``napoleon_2p``, ``classic-2p`` in ``classic``).
+    Those modules are tried, longest name first; when none of them defines ``name`` (a plug-in's
+    rule set not loaded yet, a name the convention misses), every rule family is imported, as
+    reading the registry does: the outcome is the same either way, only slower.
+    """
+    if name in registered():
+        return
+    import importlib
+    from importlib.util import find_spec
+
+    words = name.replace("-", "_").split("_")
+    for n in range(len(words), 0, -1):
+        stem = "_".join(words[:n])
+        module = f"risk_core.rulesets.{stem}"
+        if stem.isidentifier() and stem != "base" and find_spec(module) is not None:
+            importlib.import_module(module)
+            if name in registered():
+                return
+    all_rulesets()

@@ -28,11 +28,12 @@ Reads (views, logs, listings) are answered after the batch is stored, so they se
 Replies never carry what the requesting seat may not see (ENG-07): events go through
 ``visible_events`` for that seat, views through ``view``; a spectator (no seat) sees public
 information only.  Every seat request must be signed with that seat's key, owner actions with
-the owner's (``risk_service.signing``: only public keys are stored).  Keys are per seat: a player
-commanding several seats holds the key of each, signs a command with the key of the seat that
-acts, and a read with several (``also``: what any of its seats sees).  A seat gets its key by a
-claim signed with its invitation; the owner can open a seat to a new invitation (``invite``),
-which revokes its key, but never reads as a seat.
+the owner's (``risk_service.signing``: only public keys are stored), or authenticated by
+that key's session with the service (one HMAC per request once its binding was checked).
+Keys are per seat: a player commanding several seats holds the key of each, signs a command
+with the key of the seat that acts, and a read with several (``also``: what any of its seats
+sees).  A seat gets its key by a claim signed with its invitation; the owner can open a seat
+to a new invitation (``invite``), which revokes its key, but never reads as a seat.
 """
 
 from __future__ import annotations
@@ -128,7 +129,8 @@ class Handler:
         self.ledger = ledger.reader(self.app.recorder)
         self._states: OrderedDict[str, GameState] = OrderedDict()
         self._seats: OrderedDict[str, dict[int, SeatRow]] = OrderedDict()
-        self._verifier = signing.Verifier()
+        self._service_key: signing.ServiceKey | None = None
+        self._verifier = signing.Verifier(self.service_key)
         # Signed reads answered, by request id, with when they may be forgotten (by then the
         # window refuses them): a read sent again is ``replayed``.
         self._reads: OrderedDict[str, int] = OrderedDict()
@@ -146,6 +148,12 @@ class Handler:
         for cache in (self._states, self._seats, self._timeouts):
             for gid in [g for g in cache if not keep(g)]:
                 del cache[gid]
+
+    def service_key(self) -> signing.ServiceKey:
+        """The service's key for session signatures (from the store, made there if none)."""
+        if self._service_key is None:
+            self._service_key = signing.ServiceKey(self.ledger.ledger_secret("service-key"))
+        return self._service_key
 
     def deadline_ms(self, game_id: str) -> int | None:
         """The game's turn deadline (None: none set)."""
@@ -194,8 +202,9 @@ class Handler:
         if not signers or any(h is None or not h.startswith(signing.SEAT_KEY) for h in hashes):
             return _unauthorized(request)
         message = signing.signed_bytes(request)
-        for stored, (_, sig) in zip(hashes, signers, strict=True):
-            if not self._verifier.verify(stored, message, sig):
+        gid = request.game_id
+        for stored, (seat, sig) in zip(hashes, signers, strict=True):
+            if not self._verifier.verify(stored, message, sig, game_id=gid, seat=seat):
                 return _bad_signature(request)
         return _stale(request)
 

@@ -15,6 +15,9 @@ in the same transaction as the events:
   partition because one transaction groups the commands of several partitions).  A write
   carrying a lower counter fails (``Fenced``): a worker that lost its lease cannot append once
   its successor has.
+* ``risk_secrets`` — the service's own secrets by name: ``service-key``, the X25519 key with
+  which workers agree session MAC keys with seats (``risk_service.signing``), made by the
+  first worker that needs it and the same for every worker of the store.
 
 The recorders are the library's application recorders extended with these tables, one per
 kind of store; ``application_recorder`` picks the one matching the factory.
@@ -22,6 +25,7 @@ kind of store; ``application_recorder`` picks the one matching the factory.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -85,6 +89,11 @@ class LedgerReader:
         """The partition's highest fence that wrote, and the stream position it reached."""
         raise NotImplementedError
 
+    def ledger_secret(self, name: str) -> bytes:
+        """The service's secret ``name``: 32 random bytes, stored by the first caller (every
+        later caller, of any worker, gets the same)."""
+        raise NotImplementedError
+
 
 class _SQL:
     """The ledger's statements, with ``{t}`` table prefixes and ``{p}`` placeholders."""
@@ -96,7 +105,10 @@ class _SQL:
         "hash TEXT, bot TEXT, deadline_ms BIGINT, PRIMARY KEY (game_id, seat))",
         "CREATE TABLE IF NOT EXISTS {t}fences (part INTEGER PRIMARY KEY, fence BIGINT NOT NULL, "
         "position BIGINT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS {t}secrets (name TEXT PRIMARY KEY, value {blob} NOT NULL)",
     )
+    insert_secret = "INSERT INTO {t}secrets VALUES ({p}, {p}) ON CONFLICT (name) DO NOTHING"
+    select_secret = "SELECT value FROM {t}secrets WHERE name = {p}"
     insert_request = "INSERT INTO {t}requests VALUES ({p}, {p}, {p}, {p})"
     upsert_seat = (
         "INSERT INTO {t}seats VALUES ({p}, {p}, {p}, {p}, {p}) ON CONFLICT (game_id, seat) "
@@ -190,6 +202,17 @@ class SQLiteLedgerRecorder(SQLiteApplicationRecorder, LedgerReader):
         rows = self._select(_SQL.select_fence, (partition,))
         return (int(rows[0]["fence"]), int(rows[0]["position"])) if rows else (0, 0)
 
+    def ledger_secret(self, name: str) -> bytes:
+        with self.datastore.transaction(commit=True) as c:
+            return _secret(c, self._sql, name)
+
+
+def _secret(cursor: Any, sql: _SQL, name: str) -> bytes:
+    """The secret ``name``, stored first if there is none (in the cursor's transaction)."""
+    cursor.execute(sql(_SQL.insert_secret), (name, os.urandom(32)))
+    cursor.execute(sql(_SQL.select_secret), (name,))
+    return bytes(cursor.fetchone()["value"])
+
 
 class MemoryLedgerRecorder(POPOApplicationRecorder, LedgerReader):
     """The ledger of a ``memory://`` store: plain dicts, under the recorder's own lock."""
@@ -199,6 +222,7 @@ class MemoryLedgerRecorder(POPOApplicationRecorder, LedgerReader):
         self._requests: dict[str, RequestRow] = {}
         self._seats: dict[tuple[str, int], SeatRow] = {}
         self._fences: dict[int, tuple[int, int]] = {}
+        self._secrets: dict[str, bytes] = {}
         self._ledger_lock = threading.RLock()
 
     def _assert_uniqueness(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
@@ -240,6 +264,10 @@ class MemoryLedgerRecorder(POPOApplicationRecorder, LedgerReader):
     def ledger_fence(self, partition: int) -> tuple[int, int]:
         with self._ledger_lock:
             return self._fences.get(partition, (0, 0))
+
+    def ledger_secret(self, name: str) -> bytes:
+        with self._ledger_lock:
+            return self._secrets.setdefault(name, os.urandom(32))
 
 
 def application_recorder(factory: InfrastructureFactory[Any]) -> ApplicationRecorder:

@@ -1,4 +1,14 @@
-"""The ledger (``risk_service.ledger``) on PostgreSQL: the library's recorder, extended."""
+"""The ledger (``risk_service.ledger``) on PostgreSQL: the library's recorder, extended.
+
+Without the library's table-wide lock: its recorder takes ``LOCK TABLE … IN EXCLUSIVE MODE``
+on the events table (and sends a ``NOTIFY``, which serialises commits on a lock of its own)
+in every insert, so that notification ids are committed in the order they are issued, for
+readers that tail the notification log.  Nothing here tails it: the games and branch points
+are listed by a scan of the whole log each time, and what the domain needs ordered is each
+game's own events, which the primary key (game id, version) orders and guards (two writers of
+one game collide on it).  So workers on PostgreSQL write their games side by side, each
+waiting only for its own commit (``scripts/bench_service.py`` counts lock waits).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +19,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg import sql as pgsql
 
-from risk_service.ledger import _SQL, LedgerReader, RequestRow, SeatRow, _seat, _write
+from risk_service.ledger import _SQL, LedgerReader, RequestRow, SeatRow, _seat, _secret, _write
 
 
 class PostgresLedgerRecorder(PostgresApplicationRecorder, LedgerReader):
@@ -28,6 +38,12 @@ class PostgresLedgerRecorder(PostgresApplicationRecorder, LedgerReader):
         # The fence first: a stale writer fails before touching anything else.
         _write(curs, self._sql, kwargs.get("ledger"))
         super()._insert_events(curs, stored_events, **kwargs)
+
+    def _lock_table(self, curs: Any) -> None:
+        pass  # no table-wide lock: see the module docstring
+
+    def _notify_channel(self, curs: Any) -> None:
+        pass  # nobody listens, and a NOTIFY makes commits wait on each other
 
     def _select(self, template: str, params: Sequence[Any], n: int = 0) -> list[Any]:
         with self.datastore.transaction(commit=False) as curs:
@@ -54,3 +70,7 @@ class PostgresLedgerRecorder(PostgresApplicationRecorder, LedgerReader):
     def ledger_fence(self, partition: int) -> tuple[int, int]:
         rows = self._select(_SQL.select_fence, (partition,))
         return (int(rows[0]["fence"]), int(rows[0]["position"])) if rows else (0, 0)
+
+    def ledger_secret(self, name: str) -> bytes:
+        with self.datastore.transaction(commit=True) as curs:
+            return _secret(curs, self._sql, name)

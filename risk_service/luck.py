@@ -86,7 +86,8 @@ def luck_report(game_id: str, events: Sequence[Event]) -> LuckReport:
                 target = state.owner[board.index[ev.target]]
                 target = target if target >= 0 else ev.defender
                 a_dice, d_dice = _specs(ev)
-                o = battle_odds(a_dice, d_dice)
+                family_odds = getattr(risk_core.ruleset_of(state), "battle_odds", None)
+                o = (family_odds and family_odds(state, ev)) or battle_odds(a_dice, d_dice)
                 _credit(
                     seats[origin],
                     a_dice.count,

@@ -84,6 +84,8 @@ class Keys:
         self.prefix = prefix
         self.config = f"{prefix}:config"
         self.workers = f"{prefix}:workers"  # live workers: a sorted set scored by expiry
+        # The service's X25519 public key, for session signatures (``risk_service.signing``).
+        self.service_key = f"{prefix}:service-key"
 
     def stream(self, p: int) -> str:
         return f"{self.prefix}:cmd:{{{p}}}"
@@ -126,10 +128,11 @@ class _Request(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 
 class _Signed(_Request, frozen=True, kw_only=True):
     """A request signed with a seat's or the owner's key (``risk_service.signing``): ``ts``
-    is the client's time in ms, ``sig`` the signature over every other field."""
+    is the client's time in ms, ``sig`` the signature over every other field (an Ed25519
+    signature, 86 characters, or a session's, 177)."""
 
     ts: Annotated[int, Meta(ge=0, le=MAX_VERSION)] = 0
-    sig: Annotated[str, Meta(max_length=128)] = ""
+    sig: Annotated[str, Meta(max_length=256)] = ""
 
 
 class CommandRequest(_Signed, frozen=True, kw_only=True):

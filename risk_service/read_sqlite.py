@@ -7,6 +7,10 @@ that only looks at one game more than the look itself.  This module reads the sa
 standard library's ``sqlite3`` and folds them the same way, so ``risk show`` never imports
 eventsourcing's application layer nor the store.
 
+Two more reads serve other commands: ``ruleset_name`` (a game's rule set, from its first row,
+so that a command on one game loads that rule set and family only) and ``raw_records`` (a
+game's whole history, a page at a time and left undecoded, for ``risk_service.audit``).
+
 It only reads: anything out of the ordinary (no such file, no such game, tables missing, a row
 that does not decode) answers None, and the caller asks ``GameService``, whose answer (or
 error) is then the usual one.  tests/test_read_sqlite.py checks both give the same view.
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Union, cast
@@ -24,8 +28,11 @@ from typing import TYPE_CHECKING, Any, Union, cast
 import msgspec
 
 from risk_core import GameState, RuleError, apply_in_place, model, replay, typed_state
+from risk_core.model import Command
+from risk_core.rulesets import names as ruleset_names
 
 if TYPE_CHECKING:
+    from risk_service.records import RawRecord
     from risk_service.store import GameService
 
 # eventsourcing's SQLite tables (risk_service.app) and the ledger's (risk_service.ledger).
@@ -71,12 +78,44 @@ def _decode_events(body: bytes) -> list[model.Event]:
     decoder = _events_decoders.get(tags)
     if decoder is None:
         by_tag = {cls.__struct_config__.tag: cls for cls in model.EVENT_TYPES}
+        if not tags <= by_tag.keys():  # a family's events: its module may not be loaded yet
+            ruleset_names()
+            by_tag = {cls.__struct_config__.tag: cls for cls in model.EVENT_TYPES}
         if not tags <= by_tag.keys():
             raise ValueError(f"unknown event kinds: {sorted(tags - by_tag.keys())}")
         kinds = tuple(by_tag[tag] for tag in sorted(tags))
         row = msgspec.defstruct("_EventOnly", [("event", Union[kinds])], gc=False)  # noqa: UP007
         decoder = _events_decoders[tags] = msgspec.json.Decoder(list[row])  # type: ignore[valid-type]
     return [row.event for row in decoder.decode(body)]
+
+
+class _Opening(msgspec.Struct, gc=False):
+    ruleset: str  # game_started's
+
+
+class _OpeningRow(msgspec.Struct, gc=False):
+    event: _Opening
+
+
+_opening_decoder = msgspec.json.Decoder(_OpeningRow)
+FIRST_EVENT = "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 1"
+
+
+def ruleset_name(path: Path, game_id: str) -> str | None:
+    """The rule set of the game, from its first event (``game_started``), decoding nothing
+    else; None when the file, the game or the field is not there.  A command that works on
+    one game loads that rule set and its family only (``risk_cli.main``)."""
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(path)
+        try:
+            found = db.execute(FIRST_EVENT, (game_id,)).fetchone()
+        finally:
+            db.close()
+        return None if found is None else _opening_decoder.decode(found[0]).event.ruleset
+    except (sqlite3.Error, msgspec.DecodeError):
+        return None
 
 
 def sqlite_path(url: str | None) -> Path | None:
@@ -201,3 +240,71 @@ def _file_ledger(path: Path) -> Any:
             return {r[1]: SeatRow(r[0], r[1], r[2], r[3], r[4]) for r in rows}
 
     return FileLedger()
+
+
+# ----------------------------------------------------------------------------- whole histories
+class _RawRow(msgspec.Struct, gc=False):
+    """A stored game event as ``risk_service.mapper.EventRow``, its event and command kept as
+    the JSON they are stored as (``risk_core.encode``'s bytes: nothing decoded)."""
+
+    event: msgspec.Raw
+    command: msgspec.Raw = msgspec.Raw()  # empty: none (msgspec reads no Raw in a union)
+    batch: int = 0
+
+
+_raw_rows_decoder = msgspec.json.Decoder(list[_RawRow])
+PAGE_EVENTS = "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version > ? "
+PAGE_EVENTS += "AND originator_version <= ? ORDER BY originator_version"
+
+
+def raw_records(path: Path, game_id: str, upto: int, page: int = 2000) -> Iterator[RawRecord]:
+    """The game's records up to version ``upto`` (which ends a record), read from the SQLite
+    file ``page`` events at a time, as ``GameService.iter_records`` groups them (a row with a
+    ``batch`` opens a record): the commands decoded (a page's at once), the events left as
+    their stored JSON (``risk_service.records``).
+
+    For an audit (``risk_service.audit``), which decodes a record's events only when
+    re-execution does not give them back byte for byte.  ``sqlite3.Error`` if the file cannot
+    be read, ``msgspec.DecodeError`` if a row does not decode; the caller has checked that the
+    game has ``upto`` events."""
+    from risk_service.records import RawRecord, decode_commands  # not for `risk show`
+
+    db = sqlite3.connect(path)
+    try:
+        db.execute("PRAGMA cache_size = -512")  # KiB: each page is read once
+        read = 0
+        command: Command | None = None  # of the record under way (its events so far: held)
+        held: list[msgspec.Raw] = []
+        while read < upto:
+            found = db.execute(PAGE_EVENTS, (game_id, read, min(read + page, upto)))
+            states = [r[0] for r in found]
+            if not states:
+                break
+            rows = _raw_rows_decoder.decode(b"[" + b",".join(states) + b"]")
+            events = [r.event for r in rows]
+            opens = [k for k, r in enumerate(rows) if r.batch or not k and not held]
+            # Every command is decoded, as the store's reader does; only a record's first
+            # row's counts.
+            with_command = [k for k, r in enumerate(rows) if r.command]
+            body = b",".join([rows[k].command for k in with_command])
+            commands = dict(zip(with_command, decode_commands(b"[" + body + b"]"), strict=True))
+            if opens and opens[0] == 0 and held:  # the record under way ends with the page
+                yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
+                held = []
+            ends = [*opens[1:], len(rows)] if opens else []
+            for k, end in zip(opens, ends, strict=True):
+                if held:  # the record under way goes on in this page, up to its first opening
+                    yield RawRecord(read + k, command, b"[" + b",".join(held + events[:k]) + b"]")
+                    held = []
+                command = commands.get(k)
+                if end == len(rows):
+                    held = events[k:]  # it may go on in the next page
+                else:
+                    yield RawRecord(read + end, command, b"[" + b",".join(events[k:end]) + b"]")
+            if not opens:
+                held += events
+            read += len(rows)
+        if held:
+            yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
+    finally:
+        db.close()

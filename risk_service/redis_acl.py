@@ -9,7 +9,8 @@ may only:
   players' requests stay out of its sight);
 * ``BLPOP`` replies ``<prefix>:reply:*`` (a reply's key is its request's id, 128 random bits:
   a client can pop only the replies of requests whose id it knows, its own);
-* ``GET <prefix>:config`` (the partition count);
+* ``GET <prefix>:config`` (the partition count) and ``<prefix>:service-key`` (the service's
+  public key for session signatures, ``risk_service.signing``);
 * ``SUBSCRIBE`` to ``<prefix>:game:*`` (public announcements: game, version, seat to act).
 
 What it can still do is add requests (each is decided on its own: a bad one fails alone and
@@ -52,6 +53,7 @@ def rules(user: str, prefix: str = DEFAULT_PREFIX) -> list[str]:
     if user == CLIENT:
         return [
             "on", "resetchannels", f"~{prefix}:cmd:*", f"~{prefix}:reply:*", f"~{prefix}:config",
+            f"~{prefix}:service-key",
             f"&{prefix}:game:*", "-@all", "+xadd", "+blpop", "+get", "+subscribe",
             "+unsubscribe", "+ping", "+client|reply",
         ]  # fmt: skip

@@ -494,8 +494,8 @@ class GameService:
             and isinstance(snapshots, postgres.PostgresAggregateRecorder)
             and snapshots.datastore is recorder.datastore
         ):
-            # The recorders' own statements (the events table's lock and notification
-            # included), several times in one transaction.
+            # The recorders' own statements (``risk_service.ledger_pg``: without the library's
+            # table lock and notification), several times in one transaction.
             with recorder.datastore.transaction(commit=True) as cursor:
                 for rows, snaps in batches:
                     for into, batch in ((recorder, rows), (snapshots, snaps)):

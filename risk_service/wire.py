@@ -35,6 +35,11 @@ class Batch:
         self.packed.append(hiredis.pack_command(args))
         self.replies += 1
 
+    def add_packed(self, packed: bytes, replies: int) -> None:
+        """Commands packed already (``pack``), answered ``replies`` times."""
+        self.packed.append(packed)
+        self.replies += replies
+
     def add_quiet(self, *args: str | bytes | int | float) -> None:
         """A command whose reply Redis never sends (``CLIENT REPLY SKIP``, Redis ≥ 3.2).
 
@@ -102,6 +107,11 @@ class Channel:
             conn.disconnect()
             self._pool.release(conn)
         self._local = threading.local()
+
+
+def pack(*commands: tuple[str | bytes | int | float, ...]) -> bytes:
+    """Commands packed once, for a batch that sends the same ones again (``add_packed``)."""
+    return b"".join(hiredis.pack_command(c) for c in commands)
 
 
 def streams_read(reply: Any) -> list[tuple[bytes, list[Any]]]:

@@ -79,7 +79,7 @@ from risk_service.protocol import (
     partition_of,
 )
 from risk_service.store import GameService
-from risk_service.wire import Batch, Channel, entry_fields, streams_read
+from risk_service.wire import Batch, Channel, entry_fields, pack, streams_read
 
 log = logging.getLogger(__name__)
 REPLY_TTL_MS = 120_000
@@ -175,6 +175,8 @@ class Worker:
         self._last_acked: dict[int, bytes] = {}
         self._scripts: dict[str, Any] = {}
         self._shas: dict[str, str] = {}
+        self._packed_reads: dict[tuple[tuple[int, ...], str], bytes] = {}
+        self._stream_partition: dict[bytes, int] = {}  # stream key → partition
         self._issued: dict[str, tuple[int, int]] = {}  # game → (version, not again before ms)
         # Replies, acknowledgements and announcements of stored batches, sent with the next read.
         self._outbox = Batch()
@@ -234,6 +236,8 @@ class Worker:
                 if "BUSYGROUP" not in str(e):
                     raise
         self._shas.clear()  # a restarted Redis lost them: loaded again
+        # For clients' session signatures (``risk_service.signing``); a restarted Redis lost it.
+        self.redis.set(self.keys.service_key, self.handler.service_key().public)
         self._last_tick = 0.0
 
     def _drop_all(self) -> None:
@@ -259,17 +263,14 @@ class Worker:
 
     def _read(self) -> list[Entry]:
         owned = sorted(self.owned)
-        streams = [self.keys.stream(p) for p in owned]
-        block = max(1, min(self.lease_ms // 3 - 50, 1000))
         # The previous batch's replies (quiet commands, answered first), then the read.
         batch, self._outbox = self._outbox, Batch()
-        batch.add(
-            "XREADGROUP", "GROUP", GROUP, self.id, "COUNT", self.batch, "BLOCK", block,
-            "STREAMS", *streams, *[">"] * len(streams),
-        )  # fmt: skip
-        batch.add("EVALSHA", self._load(OLDEST_PENDING), len(streams), *streams, GROUP)
+        batch.add_packed(self._read_commands(tuple(owned)), 2)
         result = self._channel.send(batch)
-        read = {_partition_of_key(stream): messages for stream, messages in streams_read(result[0])}
+        read: dict[int, list[Any]] = {}
+        for stream, messages in streams_read(result[0]):
+            p = self._stream_partition.get(stream)
+            read[_partition_of_key(stream) if p is None else p] = messages
         pending = result[1]
         oldest = {owned[i]: first for i, first in zip(pending[::2], pending[1::2], strict=True)}
         entries: list[Entry] = []
@@ -289,6 +290,26 @@ class Worker:
                 continue
             entries += [Entry(p, mid, _raw(entry_fields(flat))) for mid, flat in messages]
         return entries
+
+    def _read_commands(self, owned: tuple[int, ...]) -> bytes:
+        """The read of ``owned``'s partitions and the check of their pending entries, packed
+        once per set of partitions (and script load): the same two commands every step."""
+        key = (owned, self._load(OLDEST_PENDING))
+        packed = self._packed_reads.get(key)
+        if packed is None:
+            streams = [self.keys.stream(p) for p in owned]
+            for stream, p in zip(streams, owned, strict=True):
+                self._stream_partition[stream.encode()] = p
+            block = max(1, min(self.lease_ms // 3 - 50, 1000))
+            self._packed_reads.clear()
+            packed = self._packed_reads[key] = pack(
+                (
+                    "XREADGROUP", "GROUP", GROUP, self.id, "COUNT", self.batch, "BLOCK", block,
+                    "STREAMS", *streams, *[">"] * len(streams),
+                ),
+                ("EVALSHA", key[1], len(streams), *streams, GROUP),
+            )  # fmt: skip
+        return packed
 
     def _recover(self, p: int) -> list[Entry]:
         """Claim every pending entry of ``p`` (oldest first); dead-letter the poisoned ones."""

@@ -19,8 +19,9 @@ Targets on one core: 50,000 commands/s and 200,000 events/s.  Figures only, no a
 ``--instructions`` gives figures that do not depend on the machine's load: each workload runs
 in a process of its own under valgrind's callgrind, next to the same process doing no work
 (imports, reading the recorded games), and the difference in instructions is divided by the
-commands, events or games; whole games of random players (``random`` bots, at most 2,000
-turns each, the same seeds) are counted too.  Needs ``valgrind`` on the PATH.
+commands, events or games; whole games of the other levels (``simple`` and ``random`` bots,
+at most 2,000 turns each, the same seeds) are counted too, with how many reached a winner.
+Needs ``valgrind`` on the PATH.
 """
 
 from __future__ import annotations
@@ -83,6 +84,16 @@ def play_games(games: int, players: int, level: str) -> None:
     names = [f"P{i + 1}" for i in range(players)]
     for seed in range(1, games + 1):
         self_play(rc.start("classic", names, seed=seed), level=level, seed=seed)
+
+
+def finished(games: int, players: int, level: str) -> int:
+    """How many of the games (seeds 1..games) ``level`` bots play to a winner."""
+    names = [f"P{i + 1}" for i in range(players)]
+    done = 0
+    for seed in range(1, games + 1):
+        _, events = self_play(rc.start("classic", names, seed=seed), level=level, seed=seed)
+        done += rc.replay(events).phase == "over"
+    return done
 
 
 # What --instructions measures: name -> (what it divides by, function of the recorded games).
@@ -176,14 +187,19 @@ def instructions(games: int, players: int, level: str) -> None:
             f"  {'whole games, ' + level + ' bots':<24}: {work / games:>12,.0f} per game"
             f"  ({work:,} in all)"
         )
-        if level != "random":  # random players too (issue 14: they draw from legal_moves)
-            plain = ["--players", str(players), "--level", "random", "--recorded", f.name]
+        # The other levels too: simple players (issue 14: within 55M per 4-player game, every
+        # game finished) and random ones (they draw from legal_moves).
+        for other in ("simple", "random"):
+            if other == level:
+                continue
+            plain = ["--players", str(players), "--level", other, "--recorded", f.name]
             work = callgrind([*plain, "--run", f"games{games}"]) - callgrind(
                 [*plain, "--run", "games0"]
             )
+            done = finished(games, players, other)
             print(
-                f"  {'whole games, random bots':<24}: {work / games:>12,.0f} per game"
-                f"  ({work:,} in all; at most 2,000 turns each)"
+                f"  {'whole games, ' + other + ' bots':<24}: {work / games:>12,.0f} per game"
+                f"  ({work:,} in all; {done} of {games} finished, at most 2,000 turns each)"
             )
     finally:
         Path(f.name).unlink()

@@ -1,6 +1,6 @@
 """Start-up benchmark: the CPU time of whole `risk` processes against a bare `python -c pass`.
 
-    .venv/bin/python scripts/bench_startup.py [--rounds 9]
+    .venv/bin/python scripts/bench_startup.py [--rounds 9] [--before DIR]
 
 Each round runs, one after the other (interleaved, so that a slow spell of a shared machine
 weighs on every figure alike), after one round that is not counted (it writes the modules'
@@ -11,7 +11,10 @@ the service rather than straight from the file, ``risk_service.read_sqlite``).  
 CPU time (user + system, the children's usage) is what its imports and work cost, whatever
 else the machine is doing.  Prints each command's median over
 the rounds and its ratio to the median of `python -c pass`; the targets are `risk --help` ≤ 3×
-and `risk show GAME` ≤ 5×.  Prints figures only; no assertion.
+and `risk show GAME` ≤ 5×.  ``--before DIR`` runs every `risk` command with the code of another
+checkout too (``git archive HEAD | tar -x -C DIR``; its directory first on ``PYTHONPATH``),
+interleaved in the same rounds, so that a change is judged before → after in one run.  Prints
+figures only; no assertion.
 """
 
 from __future__ import annotations
@@ -44,7 +47,9 @@ def cpu_ms(argv: list[str], env: dict[str, str]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--before", type=Path, help="another checkout, run alongside")
+    args = parser.parse_args()
+    rounds, before = args.rounds, args.before
     with tempfile.TemporaryDirectory() as tmp:
         # Bytecode is written (and read) as after an install: a first round, not counted,
         # compiles every module once.
@@ -70,19 +75,25 @@ def main() -> None:
             # for comparison with the read straight from the file above.
             "risk show GAME --at V": [str(RISK), "show", "g", "--at", latest],
         }
-        spent: dict[str, list[float]] = {name: [] for name in cases}
-        for argv in cases.values():
-            cpu_ms(argv, env)
-        for _ in range(rounds):
+        runs = {name: (argv, env) for name, argv in cases.items()}
+        if before is not None:
+            old = {**env, "PYTHONPATH": str(before.resolve())}
             for name, argv in cases.items():
-                spent[name].append(cpu_ms(argv, env))
+                if name.startswith("risk "):
+                    runs[f"{name} (before)"] = (argv, old)
+        spent: dict[str, list[float]] = {name: [] for name in runs}
+        for argv, run_env in runs.values():
+            cpu_ms(argv, run_env)
+        for _ in range(rounds):
+            for name, (argv, run_env) in runs.items():
+                spent[name].append(cpu_ms(argv, run_env))
     base = statistics.median(spent["python -c pass"])
     print(f"CPU time per process, median of {rounds} interleaved rounds:")
     for name, samples in spent.items():
         median = statistics.median(samples)
         target = TARGETS.get(name)
         goal = f"  (target ≤ {target:g}×)" if target else ""
-        print(f"  {name:<24} {median:7.1f} ms  {median / base:5.2f}×{goal}")
+        print(f"  {name:<33} {median:7.1f} ms  {median / base:5.2f}×{goal}")
 
 
 if __name__ == "__main__":

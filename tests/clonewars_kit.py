@@ -74,3 +74,37 @@ def engine_game(**kw: Any) -> tuple[GameState, list[Event]]:
 
 def cli_game(risk: Run, tmp_path: Path, **kw: Any) -> str:
     return scenario_kit.cli_game(risk, tmp_path, doc(**kw), "cw")
+
+
+# --------------------------------------------------------------------------- the faction game
+FACTION = "clonewars"
+RED, BLACK, ORANGE, BLUE = 0, 1, 2, 3  # the armies' seats (CW-07/08)
+
+
+def faction_doc(
+    *,
+    players: int = 4,
+    owners: dict[str, int] | None = None,
+    armies: dict[str, int] | None = None,
+    default_owner: int | None = None,
+    family: dict[str, Any] | None = None,
+    **kw: Any,
+) -> dict[str, Any]:
+    """A faction-game scenario: every planet round-robin over the four armies (or
+    ``default_owner``) with 2 troops, then ``owners``/``armies``; ``family`` is the
+    ``[family]`` table (ships, tokens, track, palpatine...)."""
+    document = doc(ruleset=FACTION, players=players, **kw)
+    for i, t in enumerate(IDS):
+        owner = (owners or {}).get(t, default_owner if default_owner is not None else i % 4)
+        document["territories"][t] = {"owner": owner, "armies": (armies or {}).get(t, 2)}
+    if family:
+        document["family"] = family
+    return document
+
+
+def faction_game(**kw: Any) -> tuple[GameState, list[Event]]:
+    return scenario_kit.engine_game(faction_doc(**kw))
+
+
+def faction_cli_game(risk: Run, tmp_path: Path, **kw: Any) -> str:
+    return scenario_kit.cli_game(risk, tmp_path, faction_doc(**kw), "cwf")

@@ -332,7 +332,9 @@ def test_same_seed_same_commands_same_bytes(ruleset: str, players: int) -> None:
     """ENG-01: same seed and same commands give byte-identical events, twice over."""
     names = [f"P{i}" for i in range(players)]
     opening = rc.start(ruleset, names, seed=1234, options={})
-    commands, events = self_play(opening, level=("random", *["greedy"] * 6)[:players], seed=7)
+    commands, events = self_play(
+        opening, level=("random", *["greedy"] * 6)[: len(opening[0].players)], seed=7
+    )
     again = list(rc.start(ruleset, names, seed=1234, options={}))
     state = rc.replay(again)
     for cmd in commands:
@@ -340,7 +342,9 @@ def test_same_seed_same_commands_same_bytes(ruleset: str, players: int) -> None:
         again.extend(new)
         state = rc.apply_in_place(state, new)
     assert rc.encode(again) == rc.encode(events)
-    commands2, events2 = self_play(opening, level=("random", *["greedy"] * 6)[:players], seed=7)
+    commands2, events2 = self_play(
+        opening, level=("random", *["greedy"] * 6)[: len(opening[0].players)], seed=7
+    )
     assert rc.encode(commands2) == rc.encode(commands)
     assert rc.encode(events2) == rc.encode(events)
 

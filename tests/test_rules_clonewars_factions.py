@@ -1,5 +1,5 @@
-"""CW-06..10, CW-22, CW-36, CW-38 and DEC-35: the Clone Wars faction facts the faction game will
-rest on (``risk_core.rulesets.clonewars_factions``; the ``clonewars`` rule set is not built yet)."""
+"""CW-06..10, CW-22, CW-36, CW-38 and DEC-35: the Clone Wars faction facts the faction game
+rests on (``risk_core.rulesets.clonewars_factions``; the game itself: test_rules_clonewars)."""
 
 from __future__ import annotations
 
@@ -19,18 +19,15 @@ from tests.clonewars_kit import BOARD
 
 
 def table(players: list[str]) -> list[tuple[str, str, str]]:
-    seats = faction_seats(players)
-    return [
-        (s.colour, s.name, s.commander if isinstance(s.commander, str) else s.name) for s in seats
-    ]
+    return [(s.colour, s.name, str(s.commander)) for s in faction_seats(players)]
 
 
 def test_cw_07_cw_08_two_players() -> None:
     """CW-07 (002 l.166-175): 2 players, P1 red & orange against P2 black & blue; CW-08 the
     turn order alternates Republic and Separatist."""
     assert table(["Ann", "Bob"]) == [
-        ("red", "Ann", "Ann"),
-        ("black", "Bob", "Bob"),
+        ("red", "Red", "Ann"),
+        ("black", "Black", "Bob"),
         ("orange", "Orange", "Ann"),
         ("blue", "Blue", "Bob"),
     ]
@@ -41,12 +38,12 @@ def test_cw_07_cw_08_two_players() -> None:
 def test_cw_07_three_and_four_players() -> None:
     """CW-07: 3 players P1 red, P2 black & blue, P3 orange; 4 players one army each."""
     assert table(["Ann", "Bob", "Cy"]) == [
-        ("red", "Ann", "Ann"),
-        ("black", "Bob", "Bob"),
-        ("orange", "Cy", "Cy"),
+        ("red", "Red", "Ann"),
+        ("black", "Black", "Bob"),
+        ("orange", "Orange", "Cy"),
         ("blue", "Blue", "Bob"),
     ]
-    assert [s.name for s in faction_seats(["Ann", "Bob", "Cy", "Dee"])] == [
+    assert [s.commander for s in faction_seats(["Ann", "Bob", "Cy", "Dee"])] == [
         "Ann",
         "Bob",
         "Cy",
@@ -58,7 +55,7 @@ def test_cw_07_three_and_four_players() -> None:
     "players", [["Ann"], ["A", "B", "C", "D", "E"], ["Ann", "Ann"], ["Ann", "Blue", "Cy"]]
 )
 def test_cw_07_other_counts_and_clashing_names_are_refused(players: list[str]) -> None:
-    """CW-07: 2 to 4 distinct players; a player may not take a second army's name."""
+    """CW-07: 2 to 4 distinct players; a player may not take an army's name."""
     with pytest.raises(SetupError) as err:
         faction_seats(players)
     assert err.value.code in ("bad_players", "bad_commander")

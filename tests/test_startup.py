@@ -53,6 +53,7 @@ SHOW_NEVER = (
     "cryptography",
     "importlib.metadata",
     "risk_service.audit",
+    "risk_service.records",
     "risk_service.client",
     "risk_cli.audit",
     "risk_cli.history",
@@ -60,12 +61,28 @@ SHOW_NEVER = (
 )
 
 
-def imported_by(tmp_path: Path, *args: str) -> set[str]:
-    """The modules a fresh `risk ARGS` process has imported when it ends."""
+# Rule families whose modules `risk show` of a classic game never needs.
+FAMILY_MODULES = (
+    "risk_core.rulesets.napoleon",
+    "risk_core.rulesets.napoleon_2p",
+    "risk_core.rulesets.risk2008",
+    "risk_core.rulesets.risk2008_command",
+    "risk_core.rulesets.clonewars_standard",
+    "risk_cli.napoleon_moves",
+    "risk_cli.risk2008_moves",
+    "risk_cli.napoleon_advanced_moves",
+)
+
+
+def run_risk(tmp_path: Path, *args: str, every_family: bool = False) -> tuple[str, set[str]]:
+    """A fresh `risk ARGS` process: what it printed, and the modules it imported.
+    ``every_family``: every rule family installed first, as before commands loaded only
+    their game's."""
     code = (
         "import json, sys\n"
         "from risk_cli.main import cli\n"
-        f"try:\n    cli({list(args)!r})\n"
+        + ("cli.install_families()\n" if every_family else "")
+        + f"try:\n    cli({list(args)!r})\n"
         "except SystemExit as e:\n    assert not e.code, e.code\n"
         "finally:\n    sys.__stderr__.write(json.dumps(sorted(sys.modules)))\n"
     )
@@ -76,7 +93,24 @@ def imported_by(tmp_path: Path, *args: str) -> set[str]:
     )
     assert done.returncode == 0, done.stderr
     modules: list[str] = json.loads(done.stderr.splitlines()[-1])
-    return set(modules)
+    return done.stdout, set(modules)
+
+
+def imported_by(tmp_path: Path, *args: str) -> set[str]:
+    """The modules a fresh `risk ARGS` process has imported when it ends."""
+    return run_risk(tmp_path, *args)[1]
+
+
+def new_game(tmp_path: Path, game_id: str, *args: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RISK_")}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    made = subprocess.run(
+        [str(Path(sys.executable).with_name("risk")), "new", "--id", game_id, "--seed", "3", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert made.returncode == 0, made.stderr
 
 
 def loaded(modules: set[str], roots: tuple[str, ...]) -> list[str]:
@@ -108,6 +142,49 @@ def test_show_imports_only_what_it_needs(tmp_path: Path) -> None:
     modules = imported_by(tmp_path, "show", "g")
     assert "risk_cli.games" in modules and "risk_service.read_sqlite" in modules  # it did show
     assert loaded(modules, SHOW_NEVER) == []
+    # Only the game's own rule set (classic) is loaded, and no rule family's command line.
+    assert sorted(set(FAMILY_MODULES) & modules) == []
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "family"),
+    [
+        ("napoleon-2p", "A,B", "risk_cli.napoleon_moves"),
+        ("risk2008", "A,B,C", "risk_cli.risk2008_moves"),
+        ("classic-2p", "A,B", None),
+    ],
+)
+def test_show_loads_its_games_family_only(
+    tmp_path: Path, rules: str, players: str, family: str | None
+) -> None:
+    """issue 13: `risk show GAME` loads the game's own rule set and family command line (its
+    seat notes and lines: NAP-2P-*, R08-*), not the others', and prints exactly what it prints
+    with every family installed; `risk log GAME` prints the same as well."""
+    new_game(tmp_path, "g", "--rules", rules, "--players", players)
+    for command in (["show", "g"], ["log", "g"]):
+        shown, modules = run_risk(tmp_path, *command)
+        everything, _ = run_risk(tmp_path, *command, every_family=True)
+        assert shown == everything and shown
+        others = {m for m in FAMILY_MODULES if m.startswith("risk_cli.")} - {family}
+        if rules != "risk2008" and command[0] == "show":
+            # (risk2008's module is not named after it, and the log reads the store, whose
+            # decoders know every family: both load every rule set)
+            others.add("risk_core.rulesets.clonewars_standard")
+        assert sorted(others & modules) == []
+        assert family is None or family in modules
+
+
+def test_a_command_without_a_game_installs_every_family(tmp_path: Path) -> None:
+    """issue 13: a command that names no game (`risk rules`) installs every family, as does a
+    game id that is not in the store (its error is the usual one)."""
+    assert set(FAMILY_MODULES) <= imported_by(tmp_path, "rules")
+    new_game(tmp_path, "g", "--players", "A,B,C")
+    code = "import sys\nfrom risk_cli.main import cli\ncli(['show', 'nope'])\n"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RISK_", "_RISK"))}
+    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 1 and "[unknown_game]" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 # --------------------------------------------------------------------------- the table

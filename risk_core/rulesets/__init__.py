@@ -48,7 +48,7 @@ def names() -> list[str]:
 @cache  # the hot path: every decide and evolve asks; a (re)definition clears it
 def get(name: str) -> RuleSet:
     """The rule set called ``name`` (one instance each: its board is loaded once)."""
-    cls = _registry().get(name)
+    cls = registered().get(name) or _registry().get(name)  # loaded already: import no other
     if cls is None:
         raise SetupError(
             "unknown_ruleset", f"Unknown rule set '{name}' (known: {', '.join(names())})."

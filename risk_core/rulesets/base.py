@@ -81,12 +81,15 @@ from risk_core.model import (
     Trade,
     TurnEnded,
     TurnStarted,
+    copy_board,
     copy_state,
+    unshare,
 )
-from risk_core.rng import Rng, seed_commitment
+from risk_core.rng import GAMMA, M64, Rng, seed_commitment
 from risk_core.seats import check_commanders
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "purple")
+_D6_LIMIT = (1 << 64) - ((1 << 64) % 6)  # ``Rng.die``'s rejection bound (``_fight_plain``)
 ENGINE_VERSION = "0.2.0"
 
 
@@ -173,6 +176,97 @@ class RuleSet:
             cls.attack_dice is RuleSet.attack_dice and cls.defence_dice is RuleSet.defence_dice
         )
         self._core_losses = cls.battle_losses is RuleSet.battle_losses
+        self._core_settle = cls.settle is RuleSet.settle
+        self.core_apply = cls.apply is RuleSet.apply  # ``engine`` may then write it out
+        self.core_owns = cls.attacker_owns is RuleSet.attacker_owns  # (bots too)
+        self._core_auto = cls.auto_step is RuleSet.auto_step
+        # Battles as CORE fights them (units, defenders, dice, losses, no early stop):
+        # ``fight`` then takes its written-out path.
+        self._plain_fight = (
+            self._core_dice
+            and self._core_losses
+            and cls.battle is RuleSet.battle
+            and cls.fighting_units is RuleSet.fighting_units
+            and cls.defender_of is RuleSet.defender_of
+            and cls.battle_ends_order is RuleSet.battle_ends_order
+        )
+        self._quiet_events, self._army_events = self._winner_watch()
+        self._board_only_events = self._board_only()
+
+    def _board_only(self) -> frozenset[type[Event]] | None:
+        """Events whose projector changes nothing in place but ``model.BOARD_FIELDS`` (other
+        fields it may replace whole): ``decide`` copies the rest of the state only before
+        another event (None: it copies everything at once).
+
+        Only CORE's projectors qualify, with CORE's hooks where they call one; a family's own
+        event, or a command handler of a family (which may change a list before emitting),
+        always has the whole state copied first."""
+        cls = type(self)
+        core = RuleSet
+        if cls.apply is not core.apply or any(
+            cls.COMMAND_HANDLERS.get(k) is not h for k, h in core.COMMAND_HANDLERS.items()
+        ):
+            return None
+        # The steps CORE's handlers and ``settle`` take, where a family could act in place.
+        flows = (
+            *("launch", "fight", "conquer", "after_fortify", "end_turn", "draw_card"),
+            *("start_next_turn", "setup_complete", "auto_step", "settle"),
+        )
+        if any(getattr(cls, name) is not getattr(core, name) for name in flows):
+            return None
+        if len(cls.COMMAND_HANDLERS) != len(core.COMMAND_HANDLERS):
+            return None
+        hooks_core = (
+            cls.after_reinforce_phase is core.after_reinforce_phase
+            and cls.must_trade is core.must_trade
+            and cls.elimination_trade_due is core.elimination_trade_due
+        )
+        kinds: list[type[Event]] = [
+            BattleFought,
+            Fortified,
+            DefenceRequested,
+            TurnEnded,
+            GameWon,
+            SetupPlaced,
+        ]
+        if hooks_core:
+            kinds += [TerritoryConquered, Occupied, ArmiesPlaced, TurnStarted]
+        handlers = core.EVENT_HANDLERS
+        return frozenset(k for k in kinds if cls.EVENT_HANDLERS.get(k) is handlers[k])
+
+    def _winner_watch(self) -> tuple[frozenset[type[Event]] | None, frozenset[type[Event]]]:
+        """The events after which ``winner`` need not be asked again (None: after every one),
+        and those that matter only when armies count (``_armies_may_win``).
+
+        Only for a rule set whose end of game is CORE's or classic's (``plain_winner_hooks``):
+        their ``winner`` reads the owners, the eliminations, the seat to move, the turn, the
+        phase and (missions with ``min_armies``) armies growing.  A battle only takes armies
+        away, a card, a defence request or the end of a turn touch none of these, and setup
+        placements all come before the first turn, when there is no winner yet; kept only
+        where the rule set applies them with CORE's projector.  Events that move armies in
+        (placements, trades' bonuses, occupations, free moves) count only for armies.
+        """
+        cls = type(self)
+        plain = (
+            cls.winner in _PLAIN_HOOKS
+            and cls.mission_done in _PLAIN_HOOKS
+            and cls.active_seats is RuleSet.active_seats
+            and cls.round_limit is RuleSet.round_limit
+            and cls.apply is RuleSet.apply
+        )
+        if not plain:
+            return None, frozenset()
+        core = RuleSet.EVENT_HANDLERS
+
+        def kept(kinds: Iterable[type[Event]]) -> frozenset[type[Event]]:
+            return frozenset(k for k in kinds if cls.EVENT_HANDLERS.get(k) is core[k])
+
+        quiet = (BattleFought, DefenceRequested, CardDrawn, DeckReshuffled, TurnEnded, SetupPlaced)
+        return kept(quiet), kept((ArmiesPlaced, CardsTraded, Occupied, Fortified))
+
+    def _armies_may_win(self, state: GameState) -> bool:
+        """Whether more armies somewhere may meet an objective (CORE: never)."""
+        return False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Check a rule set's tables agree, and register it when it names itself.
@@ -287,6 +381,28 @@ class RuleSet:
         return out
 
     def decide(self, state: GameState, cmd: Command) -> list[Event]:
+        """The events ``cmd`` causes in ``state``; raises ``RuleError`` and changes nothing.
+
+        ``state`` is copied once, and every event is applied to that copy as it is emitted."""
+        return self._decide(state, cmd, False)
+
+    @property
+    def decides_in_place(self) -> bool:
+        """Whether ``decide_in_place`` may be used: CORE's handlers, steps and projectors
+        change the state only through events, so a refusal before the first event leaves it
+        as it was (``_board_only``)."""
+        return self._board_only_events is not None
+
+    def decide_in_place(self, state: GameState, cmd: Command) -> list[Event]:
+        """``decide`` with the events applied to ``state`` itself (a state the caller owns, as
+        ``engine.apply_in_place``), so nothing is copied or applied twice; only where
+        ``decides_in_place``.  A ``RuleError`` leaves ``state`` unchanged when ``state.version``
+        is unchanged, and otherwise part-way through the command: the caller rebuilds it."""
+        if not self.decides_in_place:
+            raise ValueError(f"{self.name} decides on a copy only.")
+        return self._decide(state, cmd, True)
+
+    def _decide(self, state: GameState, cmd: Command, in_place: bool) -> list[Event]:
         if state.phase == "over":
             raise RuleError("game_over", "The game is over.")
         acting = self.to_act(state)
@@ -301,23 +417,49 @@ class RuleSet:
         handler = self.COMMAND_HANDLERS.get(type(cmd))
         if handler is None:
             raise RuleError("unknown_command", f"{self.name} has no '{type(cmd).__name__}'.")
-        work = copy_state(state)
         out: list[Event] = []
+        apply, append = self.apply, out.append
+        board_only = self._board_only_events
+        if board_only is None:
+            work = copy_state(state)
 
-        def emit(ev: Event) -> None:
-            self.apply(work, ev)
-            out.append(ev)
+            def emit(ev: Event) -> None:
+                apply(work, ev)
+                append(ev)
+
+        else:  # copy on write: hands and piles are copied before an event that may change them
+            # (``_board_only`` implies CORE's ``apply``, written out here: one call less.)
+            work = state if in_place else copy_board(state)
+            shared = not in_place
+            handlers, follow_ups = self.EVENT_HANDLERS, self.trade_window_follow_ups
+
+            def emit(ev: Event) -> None:
+                nonlocal shared
+                kind = type(ev)
+                if shared and kind not in board_only:
+                    unshare(work)
+                    shared = False
+                if work.may_trade and work.phase == "attack" and kind not in follow_ups:
+                    work.may_trade = False
+                handlers[kind](self, work, ev)
+                work.version += 1
+                append(ev)
 
         handler(self, work, cmd, emit)
-        self.settle(work, emit)
+        if self._core_settle:
+            self._settle(work, emit, out)
+        else:
+            self.settle(work, emit)
         return out
 
     def apply(self, state: GameState, ev: Event) -> None:
         """Apply one event in place (the projector).
 
-        Here, for every rule set and family, the trade window an elimination opens
-        (``may_trade``) closes at the first event of the attack phase that is no follow-up of
-        that elimination (CL-20/NAP-23, ``trade_window_follow_ups``).
+        (``engine.apply_in_place``, ``replay`` and ``decide`` write this body out for speed:
+        a change here is a change there.)  Here, for every rule set and family, the trade
+        window an elimination opens (``may_trade``) closes at the first event of the attack
+        phase that is no follow-up of that elimination (CL-20/NAP-23,
+        ``trade_window_follow_ups``).
         """
         if (
             state.may_trade
@@ -681,16 +823,15 @@ class RuleSet:
     def income(self, state: GameState, seat: Seat) -> tuple[int, int, tuple[str, ...]]:
         """CORE-07/08: (territories, base income, groups giving their bonus)."""
         owner = state.owner
-        count = 0
-        for o in owner:
-            if o == seat:
-                count += 1
-        groups = tuple(
-            self.board.groups[g].id
-            for g, members in enumerate(self.board.group_members)
-            if all(owner[t] == seat for t in members)
-        )
-        return count, max(3, count // 3), groups
+        count = owner.count(seat)
+        held = []
+        for g, members in enumerate(self.board.group_members):
+            for t in members:
+                if owner[t] != seat:
+                    break
+            else:
+                held.append(self.board.groups[g].id)
+        return count, max(3, count // 3), tuple(held)
 
     def group_bonus(self, groups: Sequence[str]) -> int:
         return sum(self.board.groups[self.board.group_index[g]].bonus for g in groups)
@@ -933,6 +1074,9 @@ class RuleSet:
         self, state: GameState, order: PendingAttack, defence: int | None, emit: Emit
     ) -> None:
         """Battles of one attack order; each battle is its own event (CORE-14..17)."""
+        if self._plain_fight:
+            self._fight_plain(state, order, defence, emit)
+            return
         board = self.board
         o, t = order.origin, order.target
         origin_id, target_id = board.territories[o].id, board.territories[t].id
@@ -967,6 +1111,85 @@ class RuleSet:
                 return
             defence = None
             defender = self.defender_of(state, t)  # a shared territory may change hands
+            if defender != order.defender:
+                order = msgspec.structs.replace(order, defender=defender)
+
+    def _fight_plain(
+        self, state: GameState, order: PendingAttack, defence: int | None, emit: Emit
+    ) -> None:
+        """``fight`` with CORE's hooks written out (``_plain_fight``): the same battles, the
+        same events, the same draws from the dice stream, without a call per hook."""
+        o, t = order.origin, order.target
+        ids = self.board.territories
+        origin_id, target_id = ids[o].id, ids[t].id
+        attacker = state.current
+        defence_max = self.defence_dice_max
+        while True:
+            armies = state.armies
+            a = min(order.dice, armies[o] - 1)
+            most = min(defence_max, armies[t])
+            if defence is None:
+                if state.players[order.defender].policy == "ask":
+                    emit(
+                        DefenceRequested(
+                            seat=order.defender,
+                            origin=origin_id,
+                            target=target_id,
+                            dice=order.dice,
+                            until=order.until,
+                            stop_at=order.stop_at,
+                            move=order.move,
+                        )
+                    )
+                    return
+                defence = most
+            d = min(defence, most)
+            # ``battle``: a then d faces from the stream (``Rng.dice``, one draw for both).
+            if state.dice_script:
+                rng = Rng(state.seed, state.rng, state.dice_script)
+                faces = rng.dice(a + d)
+                counter, scripted = rng.counter, rng.scripted
+            else:  # ``Rng.dice`` written out: no cursor object for the hottest draw
+                seed, counter, faces, n = state.seed, state.rng, [], a + d
+                while len(faces) < n:
+                    counter += 1
+                    z = (seed + counter * GAMMA) & M64
+                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+                    z ^= z >> 31
+                    if z < _D6_LIMIT:
+                        faces.append(z % 6 + 1)
+                scripted = 0
+            attack = tuple(sorted(faces[:a], reverse=True))
+            guard = tuple(sorted(faces[a:], reverse=True))
+            a_loss = d_loss = 0
+            for x, y in zip(attack, guard, strict=False):  # CORE-15/16 (``compare_faces``)
+                if x > y:
+                    d_loss += 1
+                else:
+                    a_loss += 1
+            emit(
+                BattleFought(
+                    seat=attacker,
+                    origin=origin_id,
+                    target=target_id,
+                    defender=order.defender,
+                    attack=attack,
+                    defence=guard,
+                    attacker_losses=a_loss,
+                    defender_losses=d_loss,
+                    rng=counter,
+                    scripted=scripted,
+                )
+            )
+            armies = state.armies
+            if armies[t] == 0:
+                self.conquer(state, order, a, emit)
+                return
+            if order.until == "once" or armies[o] <= max(order.stop_at, 1):
+                return
+            defence = None
+            defender = state.owner[t]  # ``defender_of``
             if defender != order.defender:
                 order = msgspec.structs.replace(order, defender=defender)
 
@@ -1125,13 +1348,32 @@ class RuleSet:
 
     def settle(self, state: GameState, emit: Emit) -> None:
         """After every command: automatic decisions of `auto` seats, the end of setup, victory."""
+        self._settle(state, emit, None)
+
+    def _settle(self, state: GameState, emit: Emit, out: list[Event] | None) -> None:
+        """``settle``.  Given the command's events so far (``out``, from ``decide``: the game
+        had no winner before them), ``winner`` is asked only once an event that can change its
+        answer has come (``_winner_watch``), not after every step."""
+        quiet = None if out is None else self._quiet_events
+        checked = 0
         while state.phase != "over":
-            winner = self.winner(state)
-            if winner is not None:
-                emit(winner)
-                if state.game_id:  # the dice can now be audited by anyone
-                    emit(SeedRevealed(seeds=(*state.previous_seeds, state.seed)))
-                return
+            due = quiet is None
+            if quiet is not None:
+                assert out is not None
+                army = self._army_events
+                for ev in out[checked:]:  # written out: this runs after every command
+                    kind = type(ev)
+                    if kind not in quiet and (kind not in army or self._armies_may_win(state)):
+                        due = True
+                        break
+                checked = len(out)
+            if due:
+                winner = self.winner(state)
+                if winner is not None:
+                    emit(winner)
+                    if state.game_id:  # the dice can now be audited by anyone
+                        emit(SeedRevealed(seeds=(*state.previous_seeds, state.seed)))
+                    return
             if state.phase == "setup" and not any(state.setup_left):
                 self.setup_complete(state, emit)
                 self.start_next_turn(state, emit)
@@ -1148,7 +1390,7 @@ class RuleSet:
                 and (state.occupation.min == state.occupation.max)
             ):
                 emit(self._occupied(state, state.current, state.occupation, state.occupation.min))
-            elif not self.auto_step(state, emit):
+            elif self._core_auto or not self.auto_step(state, emit):
                 return
 
     def auto_step(self, state: GameState, emit: Emit) -> bool:
@@ -1326,7 +1568,9 @@ class RuleSet:
         # ``_battle_dice`` written out: replaying battles is the projector's hottest path.
         if ev.scripted or ev.attack_dice is not msgspec.UNSET:
             check_faces(ev)
-        self._consume(state, ev.rng, ev.scripted)
+            if ev.scripted:
+                del state.dice_script[: ev.scripted]
+        state.rng = ev.rng  # ``_consume``
         idx = self.board.index
         state.armies[idx[ev.origin]] -= ev.attacker_losses
         state.armies[idx[ev.target]] -= ev.defender_losses
@@ -1497,8 +1741,14 @@ class RuleSet:
     def attack_options(self, state: GameState, seat: Seat) -> Iterator[tuple[int, int]]:
         """Every (origin, target) pair ``seat`` may attack now."""
         owner, armies, nbrs = state.owner, state.armies, self.attack_graph(state, seat)
+        core_owns = self.core_owns
         for o in range(self.n_territories):
-            if armies[o] < 2 or not self.attacker_owns(state, seat, o):
+            if armies[o] < 2:
+                continue
+            if core_owns:  # ``attacker_owns`` written out
+                if owner[o] != seat:
+                    continue
+            elif not self.attacker_owns(state, seat, o):
                 continue
             for t in nbrs[o]:
                 if (
@@ -1653,6 +1903,17 @@ def compare_faces(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, i
         else:
             a_loss += 1
     return a_loss, d_loss
+
+
+# ``winner`` and ``mission_done`` implementations that read only what ``_winner_watch``
+# assumes (CORE's; classic adds its own).
+_PLAIN_HOOKS: set[Callable[..., Any]] = {RuleSet.winner, RuleSet.mission_done}
+
+
+def plain_winner_hooks(*hooks: Callable[..., Any]) -> None:
+    """Declare ``winner``/``mission_done`` implementations that read only the owners, the
+    eliminations, the seat to move, the turn, the phase and (``_armies_may_win``) armies."""
+    _PLAIN_HOOKS.update(hooks)
 
 
 _REGISTERED: dict[str, type[RuleSet]] = {}

@@ -36,6 +36,7 @@ from risk_core.rulesets.base import (
     Emit,
     Option,
     RuleSet,
+    plain_winner_hooks,
 )
 
 COMMON_OPTIONS: dict[str, Option] = {
@@ -120,6 +121,18 @@ class Classic(RuleSet):
     def __init__(self) -> None:
         super().__init__()
         self._missions = self.missions_by_id
+        # Missions that count armies per territory: only they make a placement matter to
+        # ``winner`` (``RuleSet._armies_may_win``).
+        self._goals: dict[str, BotGoals] = {}  # ``bot_goals`` by mission (same victim)
+        self._army_missions = frozenset(m.id for m in self.board.missions if m.min_armies > 1)
+        # Per mission, the groups it names and their territories (``mission_done``).
+        gi, members = self.board.group_index, self.board.group_members
+        self._mission_groups = {
+            m.id: frozenset(gi[g] for g in m.groups) for m in self.board.missions
+        }
+        self._mission_territories = {
+            m.id: tuple(t for g in m.groups for t in members[gi[g]]) for m in self.board.missions
+        }
 
     # ------------------------------------------------------------------ setup
     def starting_armies(self, state: GameState) -> int:
@@ -241,18 +254,25 @@ class Classic(RuleSet):
         m = self.mission(state, seat)
         if m is None:
             return NO_GOALS
-        victim = next(
-            (
-                i
-                for i, p in enumerate(state.players)
-                if p.colour == m.destroy and i != seat and not p.eliminated
-            ),
-            None,
-        )
+        victim = None
+        if m.destroy is not None:  # (no search for the other missions: asked every decision)
+            victim = next(
+                (
+                    i
+                    for i, p in enumerate(state.players)
+                    if p.colour == m.destroy and i != seat and not p.eliminated
+                ),
+                None,
+            )
+        known = self._goals.get(m.id)
+        if known is not None and known.victim == victim:
+            return known
         gi = self.board.group_index
-        return BotGoals(
+        goals = BotGoals(
             groups=frozenset(gi[g] for g in m.groups), extra_groups=m.extra_groups, victim=victim
         )
+        self._goals[m.id] = goals  # the same mission and victim give the same goals
+        return goals
 
     def winner(self, state: GameState) -> GameWon | None:
         """CL-22 with the DEC-14 timing: CORE asks after every command about the seat to move
@@ -269,6 +289,14 @@ class Classic(RuleSet):
             if not state.players[seat].eliminated and self.mission_done(state, seat):
                 return GameWon(seat=seat, reason="mission", mission=state.players[seat].mission)
         return None
+
+    def _armies_may_win(self, state: GameState) -> bool:
+        army_missions = self._army_missions
+        if army_missions:
+            for p in state.players:
+                if p.mission in army_missions:
+                    return True
+        return False
 
     def mission_done(self, state: GameState, seat: Seat) -> bool:
         """CL-22: whether ``seat``'s objective is met now (when to ask: DEC-14, ``winner``)."""
@@ -297,20 +325,24 @@ class Classic(RuleSet):
                 )
             if held < territories:
                 return False
-        members = self.board.group_members
-        gi = self.board.group_index
-        for g in m.groups:
-            if any(owner[t] != seat for t in members[gi[g]]):
+        for t in self._mission_territories[mid]:  # every territory of the groups named
+            if owner[t] != seat:
                 return False
         if not m.extra_groups:
             return True
-        required = {gi[g] for g in m.groups}
-        others = sum(
-            1
-            for g, ts in enumerate(members)
-            if g not in required and all(owner[t] == seat for t in ts)
-        )
+        required = self._mission_groups[mid]
+        others = 0
+        for g, ts in enumerate(self.board.group_members):
+            if g not in required:
+                for t in ts:
+                    if owner[t] != seat:
+                        break
+                else:
+                    others += 1
         return others >= m.extra_groups
+
+
+plain_winner_hooks(Classic.winner, Classic.mission_done)
 
 
 class ClassicConquest(Classic):

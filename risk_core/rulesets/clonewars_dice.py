@@ -1,6 +1,6 @@
 """Clone Wars battle dice with ship support (rulebook 002, CW-24..28): throwing and exact odds.
 
-A building block of the faction game (not yet a rule set): one side of a battle commits 1–3
+A building block of the faction game (``clonewars``): one side of a battle commits 1–3
 (attack) or 1–2 (defence) troops, one die each, and the ships on its planet support those dice
 (002 l.395-420), in the rulebook's order (CW-27):
 
@@ -164,3 +164,29 @@ def every_mix(max_dice: int, palpatine: bool = False) -> Iterator[SideDice]:
             if side not in seen:
                 seen.add(side)
                 yield side
+
+
+def throw_battle_sides(
+    rng: Rng, attack: SideDice, defence: SideDice
+) -> tuple[tuple[Faces, Faces], tuple[Faces, Faces]]:
+    """Both sides of one battle in ENG-02 order: the attacker's dice (d8s first), then the
+    defender's, then the attacker's fighter re-rolls, then the defender's (CW-26 step 4).
+    Returns ((attack natural, attack final), (defence natural, defence final)); a side's
+    natural faces are its first throw followed by its re-rolls as drawn.  Raises
+    ``ValueError`` for a side with no dice."""
+    a_sides, d_sides = attack.sides, defence.sides
+    if not a_sides or not d_sides:
+        raise ValueError("bad dice: no troop committed")
+    a_first = tuple(rng.roll(s) for s in a_sides)
+    d_first = tuple(rng.roll(s) for s in d_sides)
+    out = []
+    for side, sides, first in ((attack, a_sides, a_first), (defence, d_sides, d_first)):
+        natural, faces = list(first), list(first)
+        for i in _rerolled(side, first):
+            face = 1
+            while face == 1:  # CW-26: re-thrown until it shows another number
+                face = rng.roll(sides[i])
+                natural.append(face)
+            faces[i] = face
+        out.append((tuple(natural), _finish(side, faces)))
+    return out[0], out[1]

@@ -1,10 +1,11 @@
 """Clone Wars faction facts as pure functions (rulebook 002): building blocks of the faction game.
 
-The faction game (``clonewars``) is not a rule set yet; what it will rest on, and what can be
-stated and tested alone, is here (no rule set is defined in this module):
+What the faction game (``clonewars``, :mod:`risk_core.rulesets.clonewars`) rests on and what
+can be stated and tested alone is here (no rule set is defined in this module):
 
-* the four armies and their factions (CW-06), seats and commanders for 2–4 players (CW-07)
-  in the alternating turn order (CW-08), and the starting troops (CW-10);
+* the four armies and their factions (CW-06), seats (named after the armies) and their
+  commanders for 2–4 players (CW-07) in the alternating turn order (CW-08), and the starting
+  troops (CW-10);
 * the card draw at the end of a turn (CW-36): one per opposing army hit, plus a Republic
   army's red dots of the tokens captured this turn;
 * Order 66 (CW-38, DEC-35): which d8 faces convert a planet on Sidious's track space;
@@ -46,27 +47,22 @@ MAX_CARDS_FOR_ARMIES_HIT = 2  # CW-36: one card per opposing army, two at most
 def faction_seats(players: Sequence[str]) -> list[SeatInfo]:
     """CW-07/08: the four armies as seats in turn order (red, black, orange, blue).
 
-    A player's first army is the seat of the player's name; a second army is a seat named
-    after its colour ("Orange", "Blue") that the player commands.  Raises ``SetupError``
-    ``bad_players`` for anything but 2 to 4 distinct names.
+    Every army is a seat named after its colour ("Red", "Black", "Orange", "Blue") and
+    commanded by its player, so `--as` takes a player (all its armies) or an army.  Raises
+    ``SetupError`` ``bad_players`` for anything but 2 to 4 distinct names, or a player named
+    like an army.
     """
     n = len(players)
     if n not in COMMANDS or len(set(players)) != n or any(not p.strip() for p in players):
         raise SetupError(
             "bad_players", f"clonewars is for 2–4 players with distinct names, not {n}."
         )
+    if any(p.casefold() in ARMIES for p in players):
+        raise SetupError("bad_players", "A player may not be named like an army (red, black...).")
     player_of = {army: players[i] for i, armies in enumerate(COMMANDS[n]) for army in armies}
-    seats = []
-    for army in ARMIES:
-        player = player_of[army]
-        first = next(a for a in ARMIES if player_of[a] == player)
-        if army == first:
-            seats.append(SeatInfo(name=player, colour=army))
-        else:
-            seats.append(SeatInfo(name=army.capitalize(), colour=army, commander=player))
-    names = [s.name.casefold() for s in seats]
-    if len(set(names)) != len(names):
-        raise SetupError("bad_players", "A player may not be named like a second army.")
+    seats = [
+        SeatInfo(name=army.capitalize(), colour=army, commander=player_of[army]) for army in ARMIES
+    ]
     check_commanders(seats)
     return seats
 

@@ -1,12 +1,13 @@
 """Risk Napoléon, the 1796 campaign (NAP-CAMP-*): its own rules as pure functions.
 
-The campaign (rulebooks 000 l.1095-1219, 001 l.430-538) is no rule set yet; these are the
-building blocks it will use, each one rule from plain facts and the board of
+The campaign (rulebooks 000 l.1095-1219, 001 l.430-538) is played by the rule set
+``napoleon-1796`` (:mod:`~risk_core.rulesets.napoleon_1796`); these are the building blocks
+it uses, each one rule from plain facts and the board of
 ``boards/napoleon/advanced`` (sections ``nap_campaign_1796`` and ``nap_campaign_objectives``):
 the sides, seats and colours, the goal, the starting alliances and their influence cards,
 the capital half bonus, the allies' income, the English alliances' stability, the capital
 re-alliance, the English defence force, the annexations, the VP objectives, and the turn's
-steps and who decides what in them (the specification the turn itself will follow).  The
+steps and who decides what in them (the specification the rule set's turn follows).  The
 decisions the catalogue leaves open are named options (``CAMPAIGN_OPTIONS``) defaulting to
 its recommended readings.
 
@@ -256,8 +257,8 @@ def invasion_vp(
 # --------------------------------------------------------------------------- NAP-CAMP-02
 def campaign_winner(vp: Mapping[str, int], eliminated: str | None = None) -> str | None:
     """NAP-CAMP-02: the player who eliminated the other wins; else, at the end of the last
-    round, the one with more VP.  Equal VP is a draw (``None``): the rulebooks name no
-    tie-break for the campaign."""
+    round, the one with more VP.  Equal VP give ``None``: the rulebooks name no tie-break
+    for the campaign (the rule set then takes the advanced game's ranking, DEC-30)."""
     if eliminated is not None:
         return ENGLISH if side_of(eliminated) == "french" else FRENCH
     french, english = vp.get(FRENCH, 0), vp.get(ENGLISH, 0)

@@ -1,0 +1,66 @@
+"""A game record as read from a store or an export file, its events left as their JSON.
+
+``GameRecord`` (``risk_service.store``) is a record decoded: the command and every event as
+Structs.  An audit re-executes the command and compares the events it gives with the recorded
+ones byte for byte; when they are the same, which is what an audit is for, the recorded events
+need not be decoded at all.  ``RawRecord`` keeps them as the JSON array they are stored as
+(``risk_core.encode`` of the events); ``risk_service.audit`` decodes them only where it must
+look closer.  The readers: ``risk_service.read_sqlite.raw_records`` (a SQLite store's rows) and
+``risk_service.exchange.ExportReader.raw_records`` (an export file's lines).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import msgspec
+
+from risk_core import model
+from risk_core.model import Command
+from risk_core.rulesets import names as ruleset_names
+
+
+class RawRecord(msgspec.Struct, gc=False):
+    """One record: ``version`` after it, its ``command`` (None: the opening or a branch point)
+    and its events' JSON array."""
+
+    version: int
+    command: Command | None
+    events: bytes
+
+
+_decoders: dict[tuple[str, int], Any] = {}
+
+
+def _decoder(kind: str) -> Any:
+    """The decoders of every rule family's commands (every family loaded first, as the store's
+    and the export's own decoders know them all), rebuilt when a family adds commands."""
+    ruleset_names()
+    key = (kind, len(model.COMMAND_TYPES))
+    decoder = _decoders.get(key)
+    if decoder is None:
+        commands: Any = Union.__getitem__(tuple(model.COMMAND_TYPES))  # as risk_core.model's
+        if kind == "commands":  # a JSON array of commands
+            decoder = msgspec.json.Decoder(list[commands])  # type: ignore[valid-type]
+        else:  # an export's line, its events left as JSON
+            line = msgspec.defstruct(
+                "RawLine",
+                [("version", int), ("command", commands | None), ("events", msgspec.Raw)],
+                gc=False,
+            )
+            decoder = msgspec.json.Decoder(line)
+        _decoders[key] = decoder
+    return decoder
+
+
+def decode_commands(body: bytes) -> list[Command]:
+    """A JSON array of commands; ``msgspec.DecodeError`` as ``risk_core.decode_command``."""
+    commands: list[Command] = _decoder("commands").decode(body)
+    return commands
+
+
+def decode_line(line: bytes) -> RawRecord:
+    """An export file's record line (``{"version", "command", "events"}``), its events left as
+    their JSON; ``msgspec.DecodeError`` for a line that is not one."""
+    raw = _decoder("line").decode(line)
+    return RawRecord(raw.version, raw.command, bytes(raw.events))
