@@ -25,13 +25,10 @@ from risk_cli import napoleon_moves as alliances
 from risk_cli.backend import JsonDict
 from risk_cli.common import App, as_option, game_argument, json_option, pass_app
 from risk_cli.moves import MOVE_AS, card_ids, run_move, territory
+from risk_cli.napoleon_moves import own_hand, status_text
 from risk_cli.render import Names, plural
 from risk_core import Board, Command
 from risk_core.rulesets.napoleon_1796_state import Annex, Really
-
-
-def own_hand(v: JsonDict, seat: int) -> list[int]:
-    return [c["id"] for c in v["players"][seat].get("hand") or []]
 
 
 @click.command()
@@ -90,24 +87,13 @@ COMMANDS: list[click.Command] = [annex, realliance]
 
 
 # --------------------------------------------------------------------------- `risk show`
-def _status(ally_of: int | None, n: Names) -> str:
-    return "neutral" if ally_of is None else f"allied to {n.seat(ally_of)}"
-
-
 def seat_note(player: JsonDict, n: Names) -> str | None:
     """A player's side with the advanced game's note (VP, leaders); an independent's status
     (public: its cannon on the track)."""
     if "ally_of" in player:
-        return _status(player["ally_of"], n)
+        return status_text(player["ally_of"], n)
     if "side" in player:
-        return "; ".join(
-            [
-                player["side"],
-                plural(player["vp"], "VP", "VP"),
-                f"generals {player['generals']}+{player['generals_in_stock']} in stock",
-                f"admirals {player['admirals']}+{player['admirals_in_stock']} in stock",
-            ]
-        )
+        return "; ".join([player["side"], *advanced.vp_and_leaders(player)])
     return None
 
 
@@ -136,8 +122,10 @@ def show_lines(v: JsonDict, n: Names) -> list[str]:
     camp = v.get("campaign")
     if not camp:
         return lines
-    alliances = ", ".join(f"{n.seat(int(s))} {_status(a, n)}" for s, a in camp["alliances"].items())
-    lines.append(f"Alliances: {alliances or 'none'}")
+    allied = ", ".join(
+        f"{n.seat(int(s))} {status_text(a, n)}" for s, a in camp["alliances"].items()
+    )
+    lines.append(f"Alliances: {allied or 'none'}")
     if camp.get("invasion"):
         lines.append(f"Invasion in progress: {n.t(camp['invasion'])}")
     if camp.get("realliance"):
@@ -189,7 +177,7 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     "campaign_opened": lambda d, n: (
         "The 1796 campaign begins: "
         + ", ".join(
-            f"{n.seat(s)} {_status(a, n)}" for s, a in enumerate(d["ally_of"]) if a is not None
+            f"{n.seat(s)} {status_text(a, n)}" for s, a in enumerate(d["ally_of"]) if a is not None
         )
         + f"; {plural(sum(d['influence']), 'card')} face down under their cannons; "
         f"{n.seat(d['first'])} plays first."
@@ -202,7 +190,7 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     "stability_rolled": lambda d, n: (
         f"{n.seat(d['independent'])} lost the invasion: stability die {d['face']}"
         + (f" +{d['leaders']} for leaders captured" if d["leaders"] else "")
-        + f"; now {_status(d['ally_of'], n)}."
+        + f"; now {status_text(d['ally_of'], n)}."
     ),
     "capital_fell": lambda d, n: (
         f"{n.t(d['capital'])} has fallen: {n.seat(d['independent'])} leaves "

@@ -16,6 +16,7 @@ import click
 from risk_cli.backend import JsonDict
 from risk_cli.common import App, as_option, game_argument, json_option, pass_app
 from risk_cli.moves import MOVE_AS, card_ids, run_move, territory
+from risk_cli.napoleon_moves import own_hand
 from risk_cli.render import Names, plural
 from risk_core import Board, Command, RuleError
 from risk_core.names import normalise_name
@@ -166,8 +167,7 @@ def play_card(
     """
 
     def build(v: JsonDict, board: Board, seat: int) -> Command:
-        hand = [c["id"] for c in v["players"][seat].get("hand") or []]
-        (chosen,) = card_ids(board, hand, (card,))
+        (chosen,) = card_ids(board, own_hand(v, seat), (card,))
         aim = target
         if ">" in target:
             a, _, b = target.partition(">")
@@ -315,15 +315,22 @@ COMMANDS: list[click.Command] = [
 ]
 
 
+def vp_and_leaders(player: JsonDict) -> list[str]:
+    """A seat's VP and its generals and admirals (in play + in stock), as `risk show` notes."""
+    return [
+        plural(player["vp"], "VP", "VP"),
+        f"generals {player['generals']}+{player['generals_in_stock']} in stock",
+        f"admirals {player['admirals']}+{player['admirals_in_stock']} in stock",
+    ]
+
+
 def seat_note(player: JsonDict, n: Names) -> str | None:
     """`risk show`: VP, generals and admirals (in play / in stock), missions accomplished and,
     in the seat's own view, the missions in hand."""
     if "vp" not in player:
         return None
     words = [
-        plural(player["vp"], "VP", "VP"),
-        f"generals {player['generals']}+{player['generals_in_stock']} in stock",
-        f"admirals {player['admirals']}+{player['admirals_in_stock']} in stock",
+        *vp_and_leaders(player),
         f"{plural(len(player.get('accomplished') or []), 'mission')} done",
     ]
     if "missions" in player:

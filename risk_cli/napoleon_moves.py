@@ -17,7 +17,7 @@ from risk_cli.common import App, as_option, game_argument, json_option, pass_app
 from risk_cli.moves import MOVE_AS, card_ids, run_move, territory
 from risk_cli.render import Names, plural
 from risk_core import Board, Command, RuleError
-from risk_core.rulesets.napoleon_2p import AllyManeuver, EndPhase, GiveCard, ReinforceAlly
+from risk_core.rulesets.napoleon_independents import AllyManeuver, EndPhase, GiveCard, ReinforceAlly
 from risk_core.rulesets.napoleon_mission import ClaimMission
 from risk_core.rulesets.napoleon_teams import DesignateDefender
 
@@ -149,14 +149,15 @@ COMMANDS: list[click.Command] = [give, reinforce_ally, ally_move, end_phase, cla
 
 
 # --------------------------------------------------------------------------- event texts
-def _status(ally_of: int | None, n: Names) -> str:
+def status_text(ally_of: int | None, n: Names) -> str:
+    """An independent's status in a sentence: neutral, or allied to a player."""
     return "neutral" if ally_of is None else f"allied to {n.seat(ally_of)}"
 
 
 def seat_note(player: JsonDict, n: Names) -> str | None:
     """`risk show`: an active napoleon-2p independent's status (its ``ally_of``, public:
     NAP-2PA-01), neutral or allied to a player; None for every other seat."""
-    return _status(player["ally_of"], n) if "ally_of" in player else None
+    return status_text(player["ally_of"], n) if "ally_of" in player else None
 
 
 SEAT_NOTE = seat_note
@@ -166,7 +167,7 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     # napoleon-2p (active independents)
     "card_given": lambda d, n: (
         f"{n.seat(d['seat'])} gives {n.card(d['card'])} to {n.seat(d['independent'])}, "
-        f"now {_status(d['ally_of'], n)}."
+        f"now {status_text(d['ally_of'], n)}."
     ),
     "influence_ended": lambda d, n: f"{n.seat(d['seat'])} ends the influence step.",
     "ally_reinforcement_rolled": lambda d, n: (
@@ -176,7 +177,8 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         f"{n.seat(d['seat'])} ends the allied reinforcements."
     ),
     "status_rolled": lambda d, n: (
-        f"Status die for {n.seat(d['independent'])}: {d['face']}; now {_status(d['ally_of'], n)}."
+        f"Status die for {n.seat(d['independent'])}: {d['face']}; "
+        f"now {status_text(d['ally_of'], n)}."
     ),
     "ally_maneuvers_opened": lambda d, n: (
         f"Allied maneuvers: {', '.join(n.seat(a) for a in d['allies'])}."

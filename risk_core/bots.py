@@ -36,7 +36,7 @@ from risk_core.model import (
     Seat,
     Trade,
 )
-from risk_core.rng import GAMMA, M64, Rng, mix64, normalise_seed
+from risk_core.rng import M64, Rng, mix64, normalise_seed
 from risk_core.rulesets.base import RuleSet
 from risk_core.simple_bot import simple_command
 
@@ -56,21 +56,6 @@ def bot_rng(state: GameState, seed: int | str) -> Rng:
     the same game never share draws.
     """
     return Rng(_bot_key(seed, state.seed), (state.version << 16) & M64)
-
-
-def _below(rng: Rng, n: int) -> int:
-    """``rng.below(n)`` with its draw written out (one call, not three): the greedy player
-    draws its tie-break at every decision.  Same values, same position of ``rng`` after."""
-    limit = (1 << 64) - ((1 << 64) % n)
-    seed = rng.seed
-    while True:
-        rng.counter += 1
-        z = (seed + rng.counter * GAMMA) & M64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-        z ^= z >> 31
-        if z < limit:
-            return z % n
 
 
 @lru_cache(maxsize=256)  # asked at every decision, with the same pair all game long
@@ -104,18 +89,19 @@ def propose(state: GameState, *, level: str = "greedy", seed: int | str = 0) -> 
     seat = to_act(state)
     if seat is None:
         raise ValueError("The game is over: no seat has to act.")
-    return _propose(state, seat, level, seed)
+    return _propose(ruleset_of(state), state, seat, level, seed)
 
 
-def _propose(state: GameState, seat: Seat, level: str, seed: int | str) -> Command:
-    """``propose`` for ``seat``, the seat to act, and a known level."""
+def _propose(rs: RuleSet, state: GameState, seat: Seat, level: str, seed: int | str) -> Command:
+    """``propose`` for ``seat``, the seat to act, and a known level (``rs``: the state's)."""
+    if level == "simple":  # its stream made only for the decisions that draw from it
+        cmd = simple_command(rs, state, seat, lambda: bot_rng(state, seed))
+        if cmd is not None:
+            return cmd
+        return random_command(state, bot_rng(state, seed))
     rng = bot_rng(state, seed)
     if level == "greedy":
         cmd = Greedy(state, seat, rng).command()
-        if cmd is not None:
-            return cmd
-    elif level == "simple":
-        cmd = simple_command(ruleset_of(state), state, seat, rng)
         if cmd is not None:
             return cmd
     return random_command(state, rng)
@@ -148,6 +134,7 @@ def random_command(state: GameState, rng: Rng, *, blitz: bool = True) -> Command
 Reading = tuple[list[int], list[int], list[int], list[int], list[float], dict[int, float]]
 _READINGS: dict[tuple[object, ...], Reading] = {}
 _READINGS_KEPT = 4096
+_NEG_INF = float("-inf")  # a name, not a call per candidate in the hot loops
 
 
 @cache
@@ -175,13 +162,16 @@ class Greedy:
         self.neutral = [p.neutral for p in state.players]
         # Seats to fight: everyone else, or the other team's seats in a team game.
         team = self.rs.team_of(state, seat)
-        self.enemy = [
-            s != seat and (team is None or self.rs.team_of(state, s) != team)
-            for s in range(len(state.players))
-        ]
+        if team is None:  # no teams: every other seat (one list, no call per seat)
+            self.enemy = [True] * len(state.players)
+            self.enemy[seat] = False
+        else:
+            self.enemy = [
+                s != seat and self.rs.team_of(state, s) != team for s in range(len(state.players))
+            ]
         # Ties between equal scores go to a per-decision rotation of territory indexes: the
         # seed varies the play without drawing a number for every candidate.
-        self.offset = _below(rng, len(owner))
+        self.offset = rng.below(len(owner))
         # A family's own moves may read any part of the reading, in any phase.
         self._family_moves = type(self.rs).bot_move is not RuleSet.bot_move
         self._values: dict[int, float] = {}
@@ -351,7 +341,7 @@ class Greedy:
         """Border territory where ``count`` new armies open the best attack or meet a threat."""
         # (A team player may control nothing and hold regiments in shared territories only.)
         border = self.front or self.own or [t for t, n in enumerate(self.usable) if n > 0]
-        best, best_key = border[0], (float("-inf"), -1)
+        best, best_score, best_tie = border[0], float("-inf"), -1
         # ``hostile``, ``threat``, ``tie`` and the ``target_value`` cache written out: this
         # runs for every placement, over every border territory and its neighbours.
         armies, owner, enemy, neutral, nbrs = (
@@ -364,7 +354,7 @@ class Greedy:
         values, offset, size = self._values, self.offset, len(owner)
         for b in border:
             after = armies[b] + count
-            chance = float("-inf")
+            chance = _NEG_INF
             total = 0.0
             for n in nbrs[b]:
                 o = owner[n]
@@ -377,12 +367,15 @@ class Greedy:
                     value = values.get(n)
                     if value is None:
                         value = self.target_value(n)
-                    chance = max(chance, value + odds)
+                    if value + odds > chance:  # ``max`` written out
+                        chance = value + odds
             threat = total - armies[b]
-            score = (chance if chance > float("-inf") else 0.0) + 0.05 * threat
-            key = (score, (b + offset) % size)
-            if key > best_key:
-                best, best_key = b, key
+            score = (chance if chance > _NEG_INF else 0.0) + 0.05 * threat
+            # The best (score, tie) key, compared without building a tuple per territory.
+            if score >= best_score:
+                tie = (b + offset) % size
+                if score > best_score or tie > best_tie:
+                    best, best_score, best_tie = b, score, tie
         return best
 
     def best_set(self) -> tuple[int, ...] | None:
@@ -423,7 +416,7 @@ class Greedy:
                 return Trade(seat=seat, cards=combo)
         margin = LATE_MARGIN if s.round > LATE_ROUND else ATTACK_MARGIN
         best: tuple[int, int] | None = None
-        best_key = (float("-inf"), -1, -1)
+        best_score, best_t, best_o = _NEG_INF, -1, -1
         usable, armies, values = self.usable, self.armies, self._values
         offset, size = self.offset, len(self.owner)
         for o, t in self.rs.attack_options(s, seat):
@@ -433,9 +426,13 @@ class Greedy:
             value = values.get(t)  # ``target_value``'s cache and ``tie`` written out
             if value is None:
                 value = self.target_value(t)
-            key = (value + 0.15 * (a - d), (t + offset) % size, (o + offset) % size)
-            if key > best_key:
-                best, best_key = (o, t), key
+            # The best (score, target tie, origin tie) key, compared without a tuple each.
+            score = value + 0.15 * (a - d)
+            if score < best_score:
+                continue
+            tie_t, tie_o = (t + offset) % size, (o + offset) % size
+            if score > best_score or (tie_t, tie_o) > (best_t, best_o):
+                best, best_score, best_t, best_o = (o, t), score, tie_t, tie_o
         if best is not None:
             o, t = best
             a = self.usable[o]
@@ -531,11 +528,11 @@ def self_play(
     state = replay(events)
     commands: list[Command] = []
     rs = ruleset_of(state)
+    in_place = rs.decides_in_place
     while state.phase != "over" and state.turn <= max_turns:
-        seat = to_act(state)
-        assert seat is not None
+        seat = rs.to_act(state)  # (``to_act`` without its look-up: the game is not over)
         seat_level = level if isinstance(level, str) else level[seat]
-        if rs.decides_in_place and seat_level in LEVELS:  # the state is ours: no copy
+        if in_place and seat_level in LEVELS:  # the state is ours: no copy
             cmd, new = _play_in_place(rs, state, seat, seat_level, seed)
             if new is None:  # refused part-way (a rule the bot does not model): rebuild it
                 state = replay(events)
@@ -555,7 +552,7 @@ def _play_in_place(
     """``play`` for ``seat``, the seat to act, with the events applied to ``state`` as they
     are decided; None for the events when a refusal came after some of them (``state`` must
     then be rebuilt)."""
-    cmd = _propose(state, seat, level, seed)
+    cmd = _propose(rs, state, seat, level, seed)
     version = state.version
     try:
         return cmd, rs.decide_in_place(state, cmd)

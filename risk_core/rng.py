@@ -26,6 +26,23 @@ def mix64(z: int) -> int:
     return z ^ (z >> 31)
 
 
+def d6_faces(seed: int, counter: int, n: int) -> tuple[list[int], int]:
+    """``n`` d6 faces from the seeded stream after position ``counter``, and the position
+    after them: ``Rng.dice`` without a cursor object (a battle's throw, the hottest draw)."""
+    faces: list[int] = []
+    x = (seed + counter * GAMMA) & M64  # the stream's word before the next: one step each
+    while n > 0:
+        counter += 1
+        x = (x + GAMMA) & M64  # = (seed + counter * GAMMA) & M64, without the product
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        z ^= z >> 31
+        if z < _D6_LIMIT:
+            faces.append(z % 6 + 1)
+            n -= 1
+    return faces, counter
+
+
 def normalise_seed(seed: int | str) -> int:
     """Any int or string seed → an unsigned 64-bit seed (strings through SHA-256)."""
     if isinstance(seed, str):
@@ -67,29 +84,24 @@ class Rng:
         if n <= 0:
             raise ValueError("below() needs a positive bound")
         limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
-
-    def die(self) -> int:
-        """One d6 face: scripted when a script is loaded, else from the seeded stream.
-
-        Same result as ``below(6) + 1``, inlined because dice are the engine's hottest path.
-        """
-        if self.scripted < len(self.script):
-            face = self.script[self.scripted]
-            self.scripted += 1
-            return face
         seed = self.seed
-        while True:
+        while True:  # ``next64`` written out (one call, not three: the bots draw every decision)
             self.counter += 1
             z = (seed + self.counter * GAMMA) & M64
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
             z ^= z >> 31
-            if z < _D6_LIMIT:
-                return z % 6 + 1
+            if z < limit:
+                return z % n
+
+    def die(self) -> int:
+        """One d6 face: scripted when a script is loaded, else ``below(6) + 1`` from the seeded
+        stream (a battle's plain dice are drawn by ``d6_faces``, the hot path)."""
+        if self.scripted < len(self.script):
+            face = self.script[self.scripted]
+            self.scripted += 1
+            return face
+        return self.below(6) + 1  # (the same bound as ``_D6_LIMIT``)
 
     def roll(self, sides: int) -> int:
         """One face of a die with ``sides`` faces (2..100): scripted when a script is loaded,
@@ -109,17 +121,7 @@ class Rng:
         """``n`` faces of ``die()``, drawn in one loop (a battle's throw: the hot path)."""
         if self.scripted < len(self.script):
             return [self.die() for _ in range(n)]
-        seed, counter = self.seed, self.counter
-        faces: list[int] = []
-        while len(faces) < n:
-            counter += 1
-            z = (seed + counter * GAMMA) & M64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-            z ^= z >> 31
-            if z < _D6_LIMIT:
-                faces.append(z % 6 + 1)
-        self.counter = counter
+        faces, self.counter = d6_faces(self.seed, self.counter, n)
         return faces
 
     def shuffle(self, items: list[int]) -> list[int]:

@@ -15,13 +15,20 @@ family's own step) is left to the caller's fallback (``None``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from risk_core.model import Attack, Command, Defend, EndTurn, GameState, Occupy, Place, Seat, Trade
 from risk_core.rng import Rng
 from risk_core.rulesets.base import RuleSet
 
 
-def simple_command(rs: RuleSet, state: GameState, seat: Seat, rng: Rng) -> Command | None:
-    """The simple player's command for ``seat`` in ``state`` (None: a phase it does not play)."""
+def simple_command(
+    rs: RuleSet, state: GameState, seat: Seat, draw: Callable[[], Rng]
+) -> Command | None:
+    """The simple player's command for ``seat`` in ``state`` (None: a phase it does not play).
+
+    ``draw`` makes the decision's random stream, asked only by the decisions that use one
+    (placements): most of the player's decisions draw nothing."""
     phase = state.phase
     if phase == "attack":
         if state.may_trade:  # cards just taken from an eliminated player (CL-20)
@@ -38,17 +45,17 @@ def simple_command(rs: RuleSet, state: GameState, seat: Seat, rng: Rng) -> Comma
                 return None
         if state.reserve <= 0:
             return None
-        spot = _border_spot(rs, state, seat, rng)
+        spot = _border_spot(rs, state, seat, draw())
         if spot is None:
             return None
         return Place(seat=seat, territory=rs.board.territories[spot].id, count=state.reserve)
     if phase == "setup":
         if -1 in state.owner:  # claiming: a free territory at random
             free = [t for t, o in enumerate(state.owner) if o == -1]
-            t = free[rng.below(len(free))]
+            t = free[draw().below(len(free))]
             return Place(seat=seat, territory=rs.board.territories[t].id)
         left = state.setup_left[seat]
-        spot = _border_spot(rs, state, seat, rng)
+        spot = _border_spot(rs, state, seat, draw())
         if left <= 0 or spot is None:
             return None
         alternate = state.options.get("setup_placement", "alternate") == "alternate"
@@ -88,20 +95,24 @@ def _attack(rs: RuleSet, state: GameState, seat: Seat) -> Command | None:
     """An attack from an own territory on a weaker neighbour, a mission target first."""
     owner, armies = state.owner, state.armies
     graph = rs.attack_graph(state, seat)
+    group_of = rs.board.territory_group
     best: tuple[int, int] | None = None
     best_key = -1
     goals = None
-    for o, a in enumerate(armies):
-        if a < 2 or owner[o] != seat:
-            continue
+    groups: frozenset[int] = frozenset()
+    victim = None
+    # Own territories that can attack, found by a comprehension (cheaper than a loop).
+    for o in [o for o, x in enumerate(owner) if x == seat and armies[o] > 1]:
+        a = armies[o]
         for t in graph[o]:
             d = armies[t]
-            if d >= a or owner[t] == seat or owner[t] < 0:
+            x = owner[t]
+            if d >= a or x == seat or x < 0:
                 continue
             if goals is None:  # read the mission only once there is an attack to weigh
                 goals = rs.bot_goals(state, seat)
-            g = rs.board.territory_group[t]
-            key = (2 if g in goals.groups or owner[t] == goals.victim else 0) * 1000 + a - d
+                groups, victim = goals.groups, goals.victim
+            key = (2000 if group_of[t] in groups or x == victim else 0) + a - d
             if key > best_key and rs.attack_error(state, seat, o, t) is None:
                 best, best_key = (o, t), key
     if best is None:

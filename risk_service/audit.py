@@ -33,6 +33,11 @@ a second re-executes it, so that a failed audit reports exactly what it always d
 compared with its parent reads its own first events once more.  An upcast history
 (``versions.UPCASTERS``, none today) is read whole, as upcasters rewrite lists.
 
+An import audits and writes in that one pass (``audit_writing``): a ``Sink`` (the store's
+``HistoryWriter``) gets every record as it is accepted, with its events' JSON when they were
+compared as bytes, and the state the audit folds at every multiple of its interval (a record
+spanning one is applied in two parts), so that the state audited is the one stored.
+
 Records may come decoded (``GameRecord``) or as their JSON (``risk_service.records.RawRecord``:
 a SQLite store read straight from the file, an export's lines).  A raw record's events are
 compared with the re-executed ones as bytes and decoded only when they differ; the
@@ -45,7 +50,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal, NoReturn, Protocol
 
 import msgspec
 
@@ -72,6 +77,24 @@ JsonDict = dict[str, Any]
 ParentEvents = Callable[[str, int], Iterable[Event] | None]
 Record = GameRecord | RawRecord
 RecordSource = Callable[[], Iterable[Record]]  # every call: the records from the first
+
+
+class Sink(Protocol):
+    """Where an audit that writes what it checks puts it (``audit_writing``; the store's
+    ``HistoryWriter``): each record as accepted, and the state every ``interval`` events."""
+
+    interval: int
+
+    def record(
+        self,
+        command: Command | None,
+        events: Sequence[Event],
+        encoded: Sequence[bytes] | None = None,
+    ) -> None: ...
+
+    def snapshot(self, state: GameState) -> None: ...
+
+    def end(self, state: GameState) -> None: ...
 
 
 class Check(msgspec.Struct, frozen=True):
@@ -119,7 +142,7 @@ def audit_game(
     file and left undecoded (``read_sqlite.raw_records``); should that fail (a row that does
     not decode), the audit is made again through the store, which says what is wrong."""
     upto = service.state(game_id).version
-    told = _Told(progress)
+    told = Progress(progress)
     path = read_sqlite.sqlite_path(service.store_url)
     if path is not None and path.is_file():
         try:
@@ -159,7 +182,7 @@ def audit(
     """Re-execute ``records`` (see the module's documentation); ``progress`` gets the number of
     events checked since its previous call."""
     source: RecordSource = records if callable(records) else lambda: records
-    told = progress if isinstance(progress, _Told) else _Told(progress)
+    told = progress if isinstance(progress, Progress) else Progress(progress)
     report = _Auditor(source, None, game_id, parent_events, told, upcast=False).run_once()
     if report is not None:
         return report
@@ -172,7 +195,22 @@ def audit(
     return _Auditor(source, scan, game_id, parent_events, told, upcast=upcast).run()
 
 
-class _Told:
+def audit_writing(
+    records: RecordSource,
+    *,
+    game_id: str,
+    sink: Sink,
+    progress: Progress,
+) -> AuditReport | None:
+    """The one-pass audit (``_Auditor.run_once``), giving ``sink`` every record it accepts and
+    the state it folds every ``sink.interval`` events, so that an import audits and writes in
+    one pass: the report when the history checks out in that pass, else None (the caller
+    undoes what the sink wrote and audits again with ``audit``, passing the same ``progress``).
+    """
+    return _Auditor(records, None, game_id, None, progress, upcast=False, sink=sink).run_once()
+
+
+class Progress:
     """The progress told to the caller: events checked, never told twice when an audit is made
     again (``again``)."""
 
@@ -258,8 +296,10 @@ class _Auditor:
         progress: Callable[[int], None],
         *,
         upcast: bool,
+        sink: Sink | None = None,
     ) -> None:
         self.source = source
+        self.sink = sink
         self.game_id = game_id
         self.parent_events = parent_events
         self.progress = progress
@@ -306,7 +346,11 @@ class _Auditor:
         if tally.revealed is not None and list(tally.revealed.seeds) != tally.stored_seeds:
             return None
         self._use(tally)
-        return self._report(None)
+        report = self._report(None)
+        if self.sink is not None and report.ok:
+            assert self.state is not None
+            self.sink.end(self.state)
+        return report
 
     def run(self) -> AuditReport:
         """The second pass of two (the first, ``_Scan``, found the seeds and the totals)."""
@@ -399,6 +443,7 @@ class _Auditor:
         """Re-execute: each record with a look at the next (a branch point may cut it)."""
         following = next(records, None)
         self._opening(opening, following)
+        self._written(opening)
         version = len(opening.events)
         i = 0
         while following is not None:
@@ -412,6 +457,8 @@ class _Auditor:
                 self._given(i, version, record)
             else:
                 self._command(i, version, record, following)
+            if self.sink is not None:
+                self.sink.record(record.command, record.events)
             version += len(record.events)
 
     # ------------------------------------------------------------------ records
@@ -470,16 +517,27 @@ class _Auditor:
         except RiskError:
             decoded = _decoded(record)  # decided again there, and reported
             self._command(i, before, decoded, following)
+            self._written(decoded)
             return len(decoded.events)
-        encoded = risk_core.encode(expected)
+        sink = self.sink
+        if sink is None:
+            encoded = risk_core.encode(expected)
+        else:  # each event's JSON, for the rows: a list's JSON is its events', comma-separated
+            parts = [risk_core.encode(ev) for ev in expected]
+            encoded = b"[" + b",".join(parts) + b"]"
         if encoded != record.events:
             decoded = _decoded(record)
             if self.tally is not None:
                 self.tally.commands += 1
             self._compare(i, before, record.command, expected, decoded.events, following)
+            self._written(decoded)
             return len(decoded.events)
         # The usual case: the recorded events are these, byte for byte (so are their Structs).
-        risk_core.apply_in_place(self.state, expected)
+        if sink is None:
+            risk_core.apply_in_place(self.state, expected)
+        else:
+            sink.record(record.command, expected, parts)
+            self._apply(expected)
         tally = self.tally
         if tally is not None:
             tally.commands += 1
@@ -488,6 +546,36 @@ class _Auditor:
         self.verified += len(expected)
         self.progress(len(expected))
         return len(expected)
+
+    def _written(self, record: GameRecord) -> None:
+        if self.sink is not None:
+            self.sink.record(record.command, record.events)
+
+    def _apply(self, events: Sequence[Event]) -> None:
+        """Apply accepted events to the state, giving the sink the state at every multiple of
+        its interval (a record may span one: it is applied in two parts)."""
+        sink = self.sink
+        if sink is None:
+            if self.state is None:
+                self.state = risk_core.replay(events)  # the opening, game_started first
+            else:
+                risk_core.apply_in_place(self.state, events)
+            return
+        done, every = self.verified, sink.interval
+        if self.state is not None and done % every + len(events) < every:
+            risk_core.apply_in_place(self.state, events)  # the usual case: no snapshot due
+            return
+        start = 0
+        while start < len(events):
+            part = events[start : start + every - done % every]
+            if self.state is None:
+                self.state = risk_core.replay(part)
+            else:
+                risk_core.apply_in_place(self.state, part)
+            start += len(part)
+            done += len(part)
+            if done % every == 0:
+                sink.snapshot(self.state)
 
     def _given(self, i: int, before: int, record: GameRecord) -> None:
         """A record without a command after the opening: a branch point."""
@@ -637,10 +725,7 @@ class _Auditor:
             self._accept([got])
 
     def _accept(self, events: Sequence[Event]) -> None:
-        if self.state is None:
-            self.state = risk_core.replay(events)  # the opening, game_started first
-        else:
-            risk_core.apply_in_place(self.state, events)
+        self._apply(events)
         if self.tally is not None:
             self._tally(events)
         self.verified += len(events)

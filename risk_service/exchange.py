@@ -13,15 +13,17 @@ export is for the owner of the store (see the README), and it can be audited at 
 
 ``import_game`` validates everything before writing anything: the header, the digest, every
 line, the header against ``game_started``, the rules and board versions, and an audit that
-re-executes the history.  Then the game is stored in one atomic write.  Any problem with the
+re-executes the history; the game is written as the audit goes, in one atomic write that is
+rolled back unless every check passes.  Any problem with the
 file is ``RiskError("bad_export")`` (``version_mismatch`` for other rules or board data).  A
 header naming another game than the one its events were played as is ``game_id_mismatch``
 unless the importer names the copy (``game_id=``).
 
 Files are streamed, never held whole: an export is written a record at a time (the body to a
 spooled temporary file, as the header that comes first holds its digest), and a file is read
-by passes over its lines (``ExportReader``): one to check it, the audit's two, the write.  Each
-pass hashes what it reads, so a file changed between passes is refused, not half trusted.
+by passes over its lines (``ExportReader``): one to check it, one to audit and write it (more
+only when the audit finds something amiss).  Each pass hashes what it reads, so a file changed
+between passes is refused, not half trusted.
 """
 
 from __future__ import annotations
@@ -37,10 +39,18 @@ import msgspec
 
 import risk_core
 from risk_core import GameState, RiskError
-from risk_core.model import Branched, GameStarted, OptionValue
+from risk_core.model import Branched, GameStarted, OptionValue, copy_state
 from risk_service import versions
-from risk_service.audit import AuditReport, Check, ParentEvents, RecordSource, audit
-from risk_service.records import RawRecord, decode_line
+from risk_service.audit import (
+    AuditReport,
+    Check,
+    ParentEvents,
+    Progress,
+    RecordSource,
+    audit,
+    audit_writing,
+)
+from risk_service.records import RawRecord, line_decoder
 from risk_service.store import GAME_ID, GameRecord, GameService, ServiceError
 
 FORMAT = "risk-export"
@@ -206,7 +216,7 @@ class ExportReader:
 
     def raw_records(self) -> Iterator[RawRecord]:
         """``records``, their events left as JSON (``risk_service.records``): the audit's."""
-        return self._records(decode_line)
+        return self._records(line_decoder())
 
     def _records(self, decode: Callable[[bytes], Any]) -> Iterator[Any]:
         if self._body_digest is None:
@@ -368,11 +378,14 @@ def import_game(
     game_id: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Imported:
-    """Validate an export completely, then store it as a new game in one atomic write.
+    """Validate an export completely, and store it as a new game in one atomic write.
 
-    The file is read by passes: checked, audited (two passes), then written
-    (``GameService.store_records``, which on SQLite writes it in batches inside one
-    transaction).  Nothing is written unless every check passes.
+    The file is read twice: checked, then audited and written in one pass inside the write's
+    transaction (``audit_writing`` into ``GameService.writing``: the state the audit folds
+    is the one whose snapshots are stored, a command's rows are put together from the event
+    bytes the audit compared).  Should that pass not conclude (a difference, seeds revealed
+    other than those stored), the transaction is rolled back and the file audited again by
+    ``audit``, which says what is wrong: nothing is written unless every check passes.
     """
     reader = ExportReader(data)
     reader.check()
@@ -389,14 +402,34 @@ def import_game(
         raise ServiceError(
             "game_exists", f"There is already a game '{target}' in {service.store_url}."
         )
+    assert reader.started is not None  # check() found it
+    told = Progress(progress)
+    if versions.mismatch(reader.started) is None:
+        # The usual case: the audit writes what it checks, in the write's one transaction.
+        try:
+            with service.writing(target) as writer:
+                report = audit_writing(
+                    reader.raw_records, game_id=reader.header.game_id, sink=writer, progress=told
+                )
+                if report is None or not report.ok:
+                    raise _Undo
+        except _Undo:
+            told.again()  # nothing is written: audited again below, to say what is wrong
+        else:
+            assert writer.state is not None  # audit_writing ended the writer
+            return Imported(
+                game_id=target,
+                events=report.events,
+                records=reader.records_count,
+                state=copy_state(writer.state),
+            )
     source: Callable[[], Iterable[GameRecord]] = reader.records  # the write's
     checked: RecordSource = reader.raw_records  # the audit's: it decodes only what differs
-    assert reader.started is not None  # check() found it
     if versions.mismatch(reader.started) is not None:
         # Upcasters rewrite whole histories: such a file is read whole (none exists today).
         pinned = versions.pinned(list(reader.records()), reader.header.game_id)
         source = checked = lambda: pinned  # noqa: E731
-    report = audit(checked, game_id=reader.header.game_id, progress=progress)
+    report = audit(checked, game_id=reader.header.game_id, progress=told)
     if not report.ok:
         d = report.divergence
         where = (
@@ -412,6 +445,10 @@ def import_game(
         records=reader.records_count,
         state=state,
     )
+
+
+class _Undo(Exception):
+    """The one-pass audit did not conclude: what it wrote is rolled back."""
 
 
 def _check_named(reader: ExportReader) -> None:

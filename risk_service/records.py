@@ -11,6 +11,7 @@ look closer.  The readers: ``risk_service.read_sqlite.raw_records`` (a SQLite st
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Union
 
 import msgspec
@@ -62,5 +63,15 @@ def decode_commands(body: bytes) -> list[Command]:
 def decode_line(line: bytes) -> RawRecord:
     """An export file's record line (``{"version", "command", "events"}``), its events left as
     their JSON; ``msgspec.DecodeError`` for a line that is not one."""
-    raw = _decoder("line").decode(line)
-    return RawRecord(raw.version, raw.command, bytes(raw.events))
+    return line_decoder()(line)
+
+
+def line_decoder() -> Callable[[bytes], RawRecord]:
+    """``decode_line`` for a pass over many lines: the decoder is looked up once."""
+    decode = _decoder("line").decode
+
+    def decode_one(line: bytes) -> RawRecord:
+        raw = decode(line)
+        return RawRecord(raw.version, raw.command, bytes(raw.events))
+
+    return decode_one

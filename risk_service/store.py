@@ -10,8 +10,9 @@ a conflict.  Store failures surface as ``ServiceError``; rule failures as the en
 ``RuleError``.  One instance serves one thread at a time (a lock guards it).
 
 Whole histories are written at once: ``copy_history`` (a branch: the first events of a game,
-copied with their commands, plus a record of its own) and ``store_records`` (an import).  Each is
-one atomic write of its events, followed by snapshots.
+copied with their commands, plus a record of its own), ``store_records`` (recorded events) and
+``writing`` (an import, written record by record as its audit re-executes them).  Each is one
+atomic write of its events and snapshots.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import sys
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import cast
 
@@ -63,6 +64,7 @@ CACHE_SIZE = 64  # latest states kept per service instance
 LIST_PAGE = 500  # notifications read per query when listing games
 RECORD_PAGE = 2000  # events read per query when a history is streamed (``iter_records``)
 WRITE_BATCH = 2000  # events written per statement when a history is imported
+Row = tuple[str, int, str, bytes]  # a stored event's columns: id, version, topic, state
 log = logging.getLogger(__name__)
 
 
@@ -412,79 +414,60 @@ class GameService:
         raise ServiceError("game_exists", "Could not find a free game id; try again.")
 
     def store_records(self, game_id: str, records: Iterable[GameRecord]) -> GameState:
-        """A new game from a whole recorded history (an import): every record with its
-        command in one atomic write, with snapshots every ``SNAPSHOT_INTERVAL`` events.
+        """A new game from a whole recorded history: every record with its command in one
+        atomic write, with snapshots every ``SNAPSHOT_INTERVAL`` events.
 
         The events must replay (else ``RuleError("bad_history")``, and nothing is stored);
-        ``ServiceError("game_exists")`` if the id is taken.  Returns the final state.  On
-        SQLite and PostgreSQL the records are read once, folded and written ``WRITE_BATCH``
-        events at a time inside one transaction, their snapshots with them: what the write
-        holds does not grow with the history (the transaction holds the store's write lock
-        meanwhile).  The in-memory store gathers the rows and writes them in one call.
+        ``ServiceError("game_exists")`` if the id is taken.  Returns the final state.  The
+        records are read once and folded on the way (``writing``).  An import writes as its
+        audit re-executes the history instead (``risk_service.exchange.import_game``).
+        """
+        with self.writing(game_id) as writer:
+            fold = _Fold()
+            for record in records:
+                writer.record(record.command, record.events)
+                for ev in record.events:
+                    state = fold.apply(ev)
+                    if state.version % SNAPSHOT_INTERVAL == 0:
+                        writer.snapshot(state)
+            if fold.state is None:
+                raise risk_core.RuleError(
+                    "bad_history", "A game's history must begin with game_started."
+                )
+            writer.end(fold.state)
+        return copy_state(fold.state)
+
+    @contextlib.contextmanager
+    def writing(self, game_id: str) -> Iterator[HistoryWriter]:
+        """A new game written record by record in one atomic write (``HistoryWriter``).
+
+        On SQLite and PostgreSQL the rows go in ``WRITE_BATCH`` events at a time inside one
+        transaction, their snapshots with them: what the write holds does not grow with the
+        history (the transaction holds the store's write lock meanwhile); the in-memory store
+        gathers them and writes them at the end.  Anything raised inside the block undoes the
+        whole write; ``ServiceError("game_exists")`` if the id is taken.  The block must end
+        the writer (``HistoryWriter.end``) with the final state, which is then cached.
         """
         _check_game_id(game_id)
-        now = datetime_now_with_tzinfo()
-        fold = _Fold()
-        batches = self._import_batches(game_id, records, now, fold)
         with self._lock:
             try:
-                with self._store_errors():
-                    streamed = self._insert_in_one_transaction(batches)
-                    if not streamed:
-                        rows: list[StoredEvent] = []
-                        snapshots: list[StoredEvent] = []
-                        for batch, snaps in batches:
-                            rows += batch
-                            snapshots += snaps
-                        self._app.recorder.insert_events(rows)
+                with self._store_errors(), self._one_transaction() as insert:
+                    writer = HistoryWriter(game_id, self._mapper, insert)
+                    yield writer
+                    if writer.state is None:
+                        raise RuntimeError("HistoryWriter.end() was not called")
+                    writer.flush()
             except IntegrityError:
                 raise ServiceError(
                     "game_exists", f"There is already a game '{game_id}' in {self.store_url}."
                 ) from None
-            if not streamed:
-                self._insert_snapshots(snapshots)
-            state = fold.state
-            assert state is not None  # an empty history does not replay
-            self._remember(game_id, state)
-            return copy_state(state)
+            self._remember(game_id, writer.state)
 
-    def _import_batches(
-        self, game_id: str, records: Iterable[GameRecord], now: datetime, fold: _Fold
-    ) -> Iterator[tuple[list[StoredEvent], list[StoredEvent]]]:
-        """Stored rows of ``records`` and of their snapshots, about ``WRITE_BATCH`` events at a
-        time, folding the events on the way (``bad_history`` if they do not replay)."""
-        rows: list[StoredEvent] = []
-        snapshots: list[StoredEvent] = []
-        version = 0
-        for record in records:
-            rows += self._stored_rows(game_id, version + 1, record.command, record.events, now)
-            for ev in record.events:
-                version += 1
-                state = fold.apply(ev)
-                if version % SNAPSHOT_INTERVAL == 0:
-                    # Encoded at once: the state is not copied, it moves on.
-                    snapshot = GameSnapshot(
-                        originator_id=game_id,
-                        originator_version=version,
-                        timestamp=now,
-                        topic=get_topic(Game),
-                        state=state,
-                    )
-                    snapshots.append(self._mapper.to_stored_event(snapshot))
-            if len(rows) >= WRITE_BATCH:
-                yield rows, snapshots
-                rows, snapshots = [], []
-        if fold.state is None:
-            raise risk_core.RuleError(
-                "bad_history", "A game's history must begin with game_started."
-            )
-        yield rows, snapshots
-
-    def _insert_in_one_transaction(
-        self, batches: Iterator[tuple[list[StoredEvent], list[StoredEvent]]]
-    ) -> bool:
-        """SQLite and PostgreSQL: insert the batches' rows and snapshots in one transaction
-        (rolled back if anything fails, a batch not replaying included); False elsewhere."""
+    @contextlib.contextmanager
+    def _one_transaction(self) -> Iterator[Callable[[list[Row], list[Row]], None]]:
+        """A function inserting rows and snapshot rows, all in one transaction (SQLite and
+        PostgreSQL: rolled back if the block raises); elsewhere the rows are gathered and
+        written when the block ends."""
         recorder, snapshots = self._app.recorder, self._snapshots
         # Imported only with a PostgreSQL store: its driver is an optional dependency.
         postgres = sys.modules.get("eventsourcing.postgres")
@@ -497,31 +480,43 @@ class GameService:
             # The recorders' own statements (``risk_service.ledger_pg``: without the library's
             # table lock and notification), several times in one transaction.
             with recorder.datastore.transaction(commit=True) as cursor:
-                for rows, snaps in batches:
+
+                def insert_pg(rows: list[Row], snaps: list[Row]) -> None:
                     for into, batch in ((recorder, rows), (snapshots, snaps)):
                         if batch:
-                            into._insert_stored_events(cursor, batch)
-            return True
+                            into._insert_stored_events(cursor, [StoredEvent(*r) for r in batch])
+
+                yield insert_pg
+            return
         if not (
             isinstance(recorder, SQLiteAggregateRecorder)
             and isinstance(snapshots, SQLiteAggregateRecorder)
             and snapshots.datastore is recorder.datastore
         ):
-            return False
+            gathered: tuple[list[StoredEvent], list[StoredEvent]] = ([], [])
+
+            def gather(rows: list[Row], snaps: list[Row]) -> None:
+                gathered[0].extend(StoredEvent(*r) for r in rows)
+                gathered[1].extend(StoredEvent(*r) for r in snaps)
+
+            yield gather
+            self._app.recorder.insert_events(gathered[0])
+            self._insert_snapshots(gathered[1])
+            return
         # Rows in version order: the notification log lists v1 first.  A snapshot left behind
         # at the same key (it is only a shortcut) is replaced rather than failing the import.
-        insert = "INSERT {}INTO {} (originator_id, originator_version, topic, state) VALUES "
-        insert += "(?, ?, ?, ?)"
-        events = insert.format("", recorder.events_table_name)
-        shortcuts = insert.format("OR REPLACE ", snapshots.events_table_name)
+        statement = "INSERT {}INTO {} (originator_id, originator_version, topic, state) VALUES "
+        statement += "(?, ?, ?, ?)"
+        events = statement.format("", recorder.events_table_name)
+        shortcuts = statement.format("OR REPLACE ", snapshots.events_table_name)
         with recorder.datastore.transaction(commit=True) as cursor:
-            for rows, snaps in batches:
-                for statement, batch in ((events, rows), (shortcuts, snaps)):
-                    cursor.executemany(
-                        statement,
-                        [(r.originator_id, r.originator_version, r.topic, r.state) for r in batch],
-                    )
-        return True
+
+            def insert_sqlite(rows: list[Row], snaps: list[Row]) -> None:
+                for sql, batch in ((events, rows), (shortcuts, snaps)):
+                    if batch:
+                        cursor.executemany(sql, batch)
+
+            yield insert_sqlite
 
     def branch_points(self) -> list[BranchPoint]:
         """Every stored ``branched`` event, oldest first.
@@ -710,34 +705,7 @@ class GameService:
         events: Sequence[risk_core.Event],
         timestamp: datetime,
     ) -> list[StoredEvent]:
-        """One record as stored rows: the command and size on its first event (``app.Game``)."""
-        rows = []
-        for i, ev in enumerate(events):
-            head = i == 0
-            v, cmd, batch = version + i, command if head else None, len(events) if head else 0
-            domain: Game.Event
-            if v == 1:
-                domain = Game.Started(
-                    originator_id=game_id,
-                    originator_version=v,
-                    timestamp=timestamp,
-                    event=ev,
-                    command=cmd,
-                    batch=batch,
-                    originator_topic=get_topic(Game),
-                )
-            else:
-                cls = Game.Branched if isinstance(ev, Branched) else Game.Recorded
-                domain = cls(
-                    originator_id=game_id,
-                    originator_version=v,
-                    timestamp=timestamp,
-                    event=ev,
-                    command=cmd,
-                    batch=batch,
-                )
-            rows.append(self._mapper.to_stored_event(domain))
-        return rows
+        return _stored_rows(self._mapper, game_id, version, command, events, timestamp)
 
     def _unknown(self, game_id: str) -> ServiceError:
         return ServiceError("unknown_game", f"There is no game '{game_id}' in {self.store_url}.")
@@ -782,6 +750,124 @@ def _renamed(row: StoredEvent, game_id: str) -> StoredEvent:
         topic=row.topic,
         state=row.state,
     )
+
+
+def _stored_rows(
+    mapper: MsgspecMapper,
+    game_id: str,
+    version: int,
+    command: EngineCommand | None,
+    events: Sequence[risk_core.Event],
+    timestamp: datetime,
+) -> list[StoredEvent]:
+    """One record as stored rows: the command and size on its first event (``app.Game``)."""
+    rows = []
+    for i, ev in enumerate(events):
+        head = i == 0
+        v, cmd, batch = version + i, command if head else None, len(events) if head else 0
+        domain: Game.Event
+        if v == 1:
+            domain = Game.Started(
+                originator_id=game_id,
+                originator_version=v,
+                timestamp=timestamp,
+                event=ev,
+                command=cmd,
+                batch=batch,
+                originator_topic=get_topic(Game),
+            )
+        else:
+            cls = Game.Branched if isinstance(ev, Branched) else Game.Recorded
+            domain = cls(
+                originator_id=game_id,
+                originator_version=v,
+                timestamp=timestamp,
+                event=ev,
+                command=cmd,
+                batch=batch,
+            )
+        rows.append(mapper.to_stored_event(domain))
+    return rows
+
+
+def _row(stored: StoredEvent) -> Row:
+    return (str(stored.originator_id), stored.originator_version, stored.topic, stored.state)
+
+
+class HistoryWriter:
+    """The rows of a new game's history, record by record (``GameService.writing``).
+
+    ``record`` takes a record's command and events, the events' JSON too when the caller has
+    it (an import's audit compares them as bytes): a command's rows are then put together from
+    those bytes rather than encoded again.  ``snapshot`` encodes a state at once (the caller's
+    state moves on).  Rows go to the store ``WRITE_BATCH`` events at a time.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        mapper: MsgspecMapper,
+        insert: Callable[[list[Row], list[Row]], None],
+    ) -> None:
+        self.interval = SNAPSHOT_INTERVAL  # a snapshot every so many events
+        self.game_id = game_id
+        self.state: GameState | None = None  # the final state (``end``)
+        self._mapper = mapper
+        self._insert = insert
+        self._now = datetime_now_with_tzinfo()
+        self._rows: list[Row] = []
+        self._snapshots: list[Row] = []
+        self._version = 0
+        self._recorded = get_topic(Game.Recorded)
+        # A game event's stored JSON starts with its timestamp (``mapper``: fields in order,
+        # defaults left out): one prefix for every row of the import.
+        stamp = msgspec.json.encode(self._now)
+        self._prefix = b'{"timestamp":' + stamp + b',"event":'
+        self._raw = not (mapper.cipher or mapper.compressor)
+
+    def record(
+        self,
+        command: EngineCommand | None,
+        events: Sequence[risk_core.Event],
+        encoded: Sequence[bytes] | None = None,
+    ) -> None:
+        """One record: its rows (the command and size on the first, ``app.Game``)."""
+        version = self._version
+        if encoded and command is not None and self._raw and version > 0:
+            prefix, gid, topic, rows = self._prefix, self.game_id, self._recorded, self._rows
+            head = b',"command":%s,"batch":%d}' % (risk_core.encode(command), len(encoded))
+            rows.append((gid, version + 1, topic, prefix + encoded[0] + head))
+            rows += [
+                (gid, v, topic, prefix + body + b"}")
+                for v, body in enumerate(encoded[1:], start=version + 2)
+            ]
+        else:
+            self._rows += map(
+                _row,
+                _stored_rows(self._mapper, self.game_id, version + 1, command, events, self._now),
+            )
+        self._version += len(events)
+        if len(self._rows) >= WRITE_BATCH:
+            self.flush()
+
+    def snapshot(self, state: GameState) -> None:
+        snapshot = GameSnapshot(
+            originator_id=self.game_id,
+            originator_version=state.version,
+            timestamp=self._now,
+            topic=get_topic(Game),
+            state=state,
+        )
+        self._snapshots.append(_row(self._mapper.to_stored_event(snapshot)))
+
+    def end(self, state: GameState) -> None:
+        """The history is whole: ``state`` is its final state."""
+        self.state = state
+
+    def flush(self) -> None:
+        if self._rows or self._snapshots:
+            self._insert(self._rows, self._snapshots)
+            self._rows, self._snapshots = [], []
 
 
 class _Fold:

@@ -44,28 +44,14 @@ def doc(
     armies: dict[str, int] | None = None,
     default_owner: int | None = None,
     hands: dict[str, list[int]] | None = None,
-    dice: list[int] | None = None,
-    current: int = 0,
-    phase: str = "reinforce",
-    options: dict[str, Any] | None = None,
-    seed: int = 7,
+    **fields: Any,
 ) -> dict[str, Any]:
-    """A scenario: every planet round-robin (or ``default_owner``) with 2 troops."""
-    territories = {}
-    for i, t in enumerate(IDS):
-        owner = (owners or {}).get(t, default_owner if default_owner is not None else i % players)
-        territories[t] = {"owner": owner, "armies": (armies or {}).get(t, 2)}
-    return {
-        "ruleset": ruleset,
-        "players": NAMES[:players],
-        "seed": seed,
-        "current": current,
-        "phase": phase,
-        "territories": territories,
-        "hands": {k: [str(c) for c in v] for k, v in (hands or {}).items()},
-        "dice": dice or [],
-        "options": options or {},
-    }
+    """A scenario: every planet round-robin (or ``default_owner``) with 2 troops; ``hands``
+    by card id; the other fields (seed, current, phase, dice, options) as
+    :func:`tests.scenario_kit.document` takes them."""
+    territories = scenario_kit.round_robin(IDS, players, owners, armies, default_owner)
+    cards = {k: [str(c) for c in v] for k, v in (hands or {}).items()}
+    return scenario_kit.document(ruleset, NAMES[:players], territories, hands=cards, **fields)
 
 
 def engine_game(**kw: Any) -> tuple[GameState, list[Event]]:
@@ -93,12 +79,8 @@ def faction_doc(
     """A faction-game scenario: every planet round-robin over the four armies (or
     ``default_owner``) with 2 troops, then ``owners``/``armies``; ``family`` is the
     ``[family]`` table (ships, tokens, track, palpatine...)."""
-    document = doc(ruleset=FACTION, players=players, **kw)
-    for i, t in enumerate(IDS):
-        owner = (owners or {}).get(t, default_owner if default_owner is not None else i % 4)
-        document["territories"][t] = {"owner": owner, "armies": (armies or {}).get(t, 2)}
-    if family:
-        document["family"] = family
+    document = doc(ruleset=FACTION, players=players, family=family, **kw)
+    document["territories"] = scenario_kit.round_robin(IDS, 4, owners, armies, default_owner)
     return document
 
 

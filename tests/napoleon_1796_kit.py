@@ -12,15 +12,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import risk_core as rc
-from risk_core.model import Command, Event, GameState
+from risk_core.model import Event, GameState
 from risk_core.rulesets import get
 from risk_core.rulesets.napoleon_1796_rules import armies
 from risk_core.rulesets.napoleon_1796_state import CampState
 from tests import scenario_kit
 from tests.scenario_kit import Run as Run
 from tests.scenario_kit import error as error
+from tests.scenario_kit import events as events
 from tests.scenario_kit import out as out
+from tests.scenario_kit import step as step
+from tests.scenario_kit import view as view
 
 RULES = "napoleon-1796"
 PLAYERS = ["Fra", "Eng"]
@@ -49,16 +51,13 @@ def doc(
     armies: dict[str, int] | None = None,
     family: dict[str, Any] | None = None,
     allies: dict[str, str] | None = None,
-    hands: dict[str, list[str]] | None = None,
-    dice: list[int] | None = None,
     current: int = FRA,
-    phase: str = "reinforce",
-    options: dict[str, Any] | None = None,
     turn: int = 1,
-    round: int | None = None,
-    seed: int = 7,
+    **fields: Any,
 ) -> dict[str, Any]:
-    """The 1796 position with overrides; ``allies`` defaults to the starting alliances."""
+    """The 1796 position with overrides; ``allies`` defaults to the starting alliances; the
+    other fields (seed, phase, hands, dice, options, round) as
+    :func:`tests.scenario_kit.document` takes them."""
     territories = {}
     for t, (seat, k) in start_owners().items():
         territories[t] = {
@@ -67,22 +66,9 @@ def doc(
         }
     table = dict(family or {})
     table["allies"] = allies if allies is not None else {"Austrians": "Eng", "Prussians": "Eng"}
-    out: dict[str, Any] = {
-        "ruleset": RULES,
-        "players": PLAYERS,
-        "seed": seed,
-        "current": current,
-        "phase": phase,
-        "turn": turn,
-        "territories": territories,
-        "hands": hands or {},
-        "dice": dice or [],
-        "options": options or {},
-        "family": table,
-    }
-    if round is not None:
-        out["round"] = round
-    return out
+    return scenario_kit.document(
+        RULES, PLAYERS, territories, current=current, turn=turn, family=table, **fields
+    )
 
 
 def engine_game(**kw: Any) -> tuple[GameState, list[Event]]:
@@ -92,22 +78,6 @@ def engine_game(**kw: Any) -> tuple[GameState, list[Event]]:
 def cli_game(risk: Run, tmp_path: Path, **kw: Any) -> str:
     """A scenario game through `risk new --scenario`; its id."""
     return scenario_kit.cli_game(risk, tmp_path, doc(**kw), "camp")
-
-
-def view(risk: Run, game: str, seat: str | None = None) -> Any:
-    return out(risk, "show", game, *(("--as", seat) if seat else ()))
-
-
-def events(risk: Run, game: str, seat: str | None = None) -> list[dict[str, Any]]:
-    logged = out(risk, "log", game, *(("--as", seat) if seat else ()))
-    return list(logged["events"] if isinstance(logged, dict) else logged)
-
-
-def step(state: GameState, cmd: Command) -> tuple[GameState, list[Event]]:
-    new = rc.decide(state, cmd)
-    for ev in new:
-        state = rc.evolve(state, ev)
-    return state, new
 
 
 def fam(state: GameState) -> CampState:

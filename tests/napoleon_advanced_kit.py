@@ -16,15 +16,17 @@ from typing import Any
 
 from click.testing import Result
 
-import risk_core as rc
 import risk_core.rulesets.napoleon_advanced_data  # noqa: F401  (registers the sections)
 from boards import BOARDS_DIR
 from risk_core.board import Board, load_board_dir
-from risk_core.model import Command, Event, GameState
+from risk_core.model import Event, GameState
 from risk_core.rulesets.napoleon_advanced_state import AdvState
 from tests import scenario_kit
 from tests.scenario_kit import error as error  # re-exported: the tests read them here
+from tests.scenario_kit import events as events
 from tests.scenario_kit import out as out
+from tests.scenario_kit import step as step
+from tests.scenario_kit import view as view
 
 Run = Callable[..., Result]
 
@@ -63,38 +65,14 @@ def doc(
     owners: dict[str, int] | None = None,
     armies: dict[str, int] | None = None,
     default_owner: int | None = None,
-    family: dict[str, Any] | None = None,
-    hands: dict[str, list[str]] | None = None,
-    dice: list[int] | None = None,
-    current: int = 0,
-    phase: str = "reinforce",
-    options: dict[str, Any] | None = None,
     turn: int = 1,
-    round: int | None = None,
-    seed: int = 7,
+    **fields: Any,
 ) -> dict[str, Any]:
-    """A scenario: every territory round-robin (or ``default_owner``) with 2 regiments."""
-    territories = {}
-    for i, t in enumerate(IDS):
-        owner = (owners or {}).get(t, default_owner if default_owner is not None else i % players)
-        territories[t] = {"owner": owner, "armies": (armies or {}).get(t, 2)}
-    out: dict[str, Any] = {
-        "ruleset": RULES,
-        "players": NAMES[:players],
-        "seed": seed,
-        "current": current,
-        "phase": phase,
-        "turn": turn,
-        "territories": territories,
-        "hands": hands or {},
-        "dice": dice or [],
-        "options": options or {},
-    }
-    if round is not None:
-        out["round"] = round
-    if family:
-        out["family"] = family
-    return out
+    """A scenario: every territory round-robin (or ``default_owner``) with 2 regiments; the
+    other fields (seed, current, phase, hands, dice, options, round, family) as
+    :func:`tests.scenario_kit.document` takes them."""
+    territories = scenario_kit.round_robin(IDS, players, owners, armies, default_owner)
+    return scenario_kit.document(RULES, NAMES[:players], territories, turn=turn, **fields)
 
 
 def engine_game(**kw: Any) -> tuple[GameState, list[Event]]:
@@ -103,26 +81,6 @@ def engine_game(**kw: Any) -> tuple[GameState, list[Event]]:
 
 def cli_game(risk: Run, tmp_path: Path, **kw: Any) -> str:
     return scenario_kit.cli_game(risk, tmp_path, doc(**kw), "nap-adv")
-
-
-def view(risk: Run, game: str, seat: str | None = None) -> Any:
-    return out(risk, "show", game, *(("--as", seat) if seat else ()))
-
-
-def events(risk: Run, game: str) -> list[dict[str, Any]]:
-    logged = out(risk, "log", game)
-    return list(logged["events"] if isinstance(logged, dict) else logged)
-
-
-def step(state: GameState, cmd: Command) -> tuple[GameState, list[Event]]:
-    new = rc.decide(state, cmd)
-    return _evolve(state, new), new
-
-
-def _evolve(state: GameState, new: list[Event]) -> GameState:
-    for ev in new:
-        state = rc.evolve(state, ev)
-    return state
 
 
 def fam(state: GameState) -> AdvState:

@@ -42,33 +42,13 @@ def doc(
     owners: dict[str, int] | None = None,
     armies: dict[str, int] | None = None,
     default_owner: int | None = None,
-    family: dict[str, Any] | None = None,
-    hands: dict[str, list[str]] | None = None,
-    dice: list[int] | None = None,
-    current: int = 0,
-    phase: str = "reinforce",
-    options: dict[str, Any] | None = None,
-    seed: int = 7,
+    **fields: Any,
 ) -> dict[str, Any]:
-    """A scenario: every territory round-robin (or ``default_owner``) with 2 regiments."""
-    territories = {}
-    for i, t in enumerate(IDS):
-        owner = (owners or {}).get(t, default_owner if default_owner is not None else i % players)
-        territories[t] = {"owner": owner, "armies": (armies or {}).get(t, 2)}
-    out: dict[str, Any] = {
-        "ruleset": ruleset,
-        "players": NAMES[:players],
-        "seed": seed,
-        "current": current,
-        "phase": phase,
-        "territories": territories,
-        "hands": hands or {},
-        "dice": dice or [],
-        "options": options or {},
-    }
-    if family:
-        out["family"] = family
-    return out
+    """A scenario: every territory round-robin (or ``default_owner``) with 2 regiments; the
+    other fields (seed, current, phase, hands, dice, options, family) as
+    :func:`tests.scenario_kit.document` takes them."""
+    territories = scenario_kit.round_robin(IDS, players, owners, armies, default_owner)
+    return scenario_kit.document(ruleset, NAMES[:players], territories, **fields)
 
 
 def engine_game(**kw: Any) -> tuple[GameState, list[Event]]:

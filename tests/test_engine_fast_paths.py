@@ -10,7 +10,8 @@ import risk_core as rc
 from risk_core.bots import self_play
 from risk_core.engine import ruleset_of
 from risk_core.errors import RuleError
-from risk_core.model import Command, EndTurn, Event, copy_state
+from risk_core.model import Attack, Command, EndTurn, Event, copy_state
+from risk_core.rng import Rng, d6_faces
 
 
 def game(ruleset: str, seed: int, level: str = "greedy") -> tuple[list[Event], list[Command]]:
@@ -66,3 +67,33 @@ def test_families_with_their_own_steps_decide_on_a_copy() -> None:
     with pytest.raises(ValueError):
         rs.decide_in_place(copy_state(state), EndTurn(seat=0))
     assert ruleset_of(rc.replay(rc.start("classic", ["A", "B", "C"], seed=1))).decides_in_place
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**63 + 5, 2**64 - 1])
+def test_d6_faces_draw_what_rng_die_draws(seed: int) -> None:
+    """ENG-01: the battle's draw without a cursor (``d6_faces``) gives ``Rng.die``'s faces in
+    turn and leaves the stream where ``Rng`` leaves it."""
+    for start in (0, 7, 2**40):
+        cursor = Rng(seed, start)
+        expected = [cursor.die() for _ in range(5)]
+        assert d6_faces(seed, start, 5) == (expected, cursor.counter)
+        assert d6_faces(seed, start, 0) == ([], start)
+
+
+def test_plain_fight_gives_the_general_fights_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CORE-14..17: ``fight`` with CORE's hooks written out (``_fight_plain``) decides the same
+    battles, conquests and occupations as the general path through the hooks."""
+    opening, commands = game("classic", 3)
+    rs = ruleset_of(rc.replay(opening))
+    assert rs._plain_fight
+    state = rc.replay(opening)
+    attacks = 0
+    for cmd in commands:
+        plain = rs.decide(state, cmd)
+        if isinstance(cmd, Attack):
+            attacks += 1
+            with monkeypatch.context() as m:
+                m.setattr(rs, "_plain_fight", False)
+                assert rs.decide(state, cmd) == plain
+        rc.apply_in_place(state, plain)
+    assert attacks > 50

@@ -85,11 +85,10 @@ from risk_core.model import (
     copy_state,
     unshare,
 )
-from risk_core.rng import GAMMA, M64, Rng, seed_commitment
+from risk_core.rng import Rng, d6_faces, seed_commitment
 from risk_core.seats import check_commanders
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "purple")
-_D6_LIMIT = (1 << 64) - ((1 << 64) % 6)  # ``Rng.die``'s rejection bound (``_fight_plain``)
 ENGINE_VERSION = "0.2.0"
 
 
@@ -128,6 +127,19 @@ CORE_PHASES: dict[str, str] = {
     "final": "the last round is over: the score decides",
     "over": "the game is over",
 }
+
+
+def defence_request(order: PendingAttack, origin_id: str, target_id: str) -> DefenceRequested:
+    """The event that hands an attack order to a defender who chooses its dice (``ask``)."""
+    return DefenceRequested(
+        seat=order.defender,
+        origin=origin_id,
+        target=target_id,
+        dice=order.dice,
+        until=order.until,
+        stop_at=order.stop_at,
+        move=order.move,
+    )
 
 
 class RuleSet:
@@ -398,7 +410,7 @@ class RuleSet:
         ``engine.apply_in_place``), so nothing is copied or applied twice; only where
         ``decides_in_place``.  A ``RuleError`` leaves ``state`` unchanged when ``state.version``
         is unchanged, and otherwise part-way through the command: the caller rebuilds it."""
-        if not self.decides_in_place:
+        if self._board_only_events is None:  # ``decides_in_place``, without its call
             raise ValueError(f"{self.name} decides on a copy only.")
         return self._decide(state, cmd, True)
 
@@ -939,7 +951,10 @@ class RuleSet:
                 code = "must_trade" if self.must_trade(state, cmd.seat) else "must_place"
                 raise RuleError(code, f"Place your {state.reserve} armies before attacking.")
             raise RuleError("wrong_phase", f"You cannot attack in the {state.phase} phase.")
-        o, t = self.territory(cmd.origin), self.territory(cmd.target)
+        index = self.board.index  # ``territory`` written out for the usual, known names
+        o, t = index.get(cmd.origin), index.get(cmd.target)
+        if o is None or t is None:  # (``territory`` raises for the first unknown name)
+            o, t = self.territory(cmd.origin), self.territory(cmd.target)
         seat = cmd.seat
         if not self.attacker_owns(state, seat, o):
             raise RuleError("not_owner", f"You do not own {self.board.name(o)}.")
@@ -1087,17 +1102,7 @@ class RuleSet:
             most = min(self.defence_dice_max, units(state, order.defender, t))
             if defence is None:
                 if state.players[order.defender].policy == "ask":
-                    emit(
-                        DefenceRequested(
-                            seat=order.defender,
-                            origin=origin_id,
-                            target=target_id,
-                            dice=order.dice,
-                            until=order.until,
-                            stop_at=order.stop_at,
-                            move=order.move,
-                        )
-                    )
+                    emit(defence_request(order, origin_id, target_id))
                     return
                 defence = most
             d = min(defence, most)
@@ -1124,47 +1129,31 @@ class RuleSet:
         origin_id, target_id = ids[o].id, ids[t].id
         attacker = state.current
         defence_max = self.defence_dice_max
+        armies = state.armies
         while True:
-            armies = state.armies
-            a = min(order.dice, armies[o] - 1)
-            most = min(defence_max, armies[t])
+            a = armies[o] - 1  # ``min``s and ``max`` written out: a call less each
+            if order.dice < a:
+                a = order.dice
+            most = armies[t] if armies[t] < defence_max else defence_max
             if defence is None:
                 if state.players[order.defender].policy == "ask":
-                    emit(
-                        DefenceRequested(
-                            seat=order.defender,
-                            origin=origin_id,
-                            target=target_id,
-                            dice=order.dice,
-                            until=order.until,
-                            stop_at=order.stop_at,
-                            move=order.move,
-                        )
-                    )
+                    emit(defence_request(order, origin_id, target_id))
                     return
                 defence = most
-            d = min(defence, most)
+            d = defence if defence < most else most
             # ``battle``: a then d faces from the stream (``Rng.dice``, one draw for both).
             if state.dice_script:
                 rng = Rng(state.seed, state.rng, state.dice_script)
                 faces = rng.dice(a + d)
                 counter, scripted = rng.counter, rng.scripted
-            else:  # ``Rng.dice`` written out: no cursor object for the hottest draw
-                seed, counter, faces, n = state.seed, state.rng, [], a + d
-                while len(faces) < n:
-                    counter += 1
-                    z = (seed + counter * GAMMA) & M64
-                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-                    z ^= z >> 31
-                    if z < _D6_LIMIT:
-                        faces.append(z % 6 + 1)
+            else:  # no cursor object for the hottest draw
+                faces, counter = d6_faces(state.seed, state.rng, a + d)
                 scripted = 0
             attack = tuple(sorted(faces[:a], reverse=True))
             guard = tuple(sorted(faces[a:], reverse=True))
             a_loss = d_loss = 0
-            for x, y in zip(attack, guard, strict=False):  # CORE-15/16 (``compare_faces``)
-                if x > y:
+            for i in range(a if a < d else d):  # CORE-15/16 (``compare_faces``)
+                if attack[i] > guard[i]:
                     d_loss += 1
                 else:
                     a_loss += 1
@@ -1186,7 +1175,8 @@ class RuleSet:
             if armies[t] == 0:
                 self.conquer(state, order, a, emit)
                 return
-            if order.until == "once" or armies[o] <= max(order.stop_at, 1):
+            stop = order.stop_at
+            if order.until == "once" or armies[o] <= (stop if stop > 1 else 1):
                 return
             defence = None
             defender = state.owner[t]  # ``defender_of``
@@ -1277,8 +1267,10 @@ class RuleSet:
                 )
             )
         occ = state.occupation
-        if occ is not None and order.move is not None:
-            emit(self._occupied(state, state.current, occ, max(occ.min, min(occ.max, order.move))))
+        move = order.move
+        if occ is not None and move is not None:  # the order's count, within the occupation's
+            count = occ.min if move < occ.min else occ.max if move > occ.max else move
+            emit(self._occupied(state, state.current, occ, count))
 
     def _occupied(self, state: GameState, seat: Seat, occ: PendingOccupation, count: int) -> Event:
         return Occupied(

@@ -8,7 +8,9 @@ allied to a player (NAP-CAMP-03); Spain and the other minor states are the passi
 (yellow), who never acts.  The campaign's own rules are the pure functions of
 :mod:`~risk_core.rulesets.napoleon_1796_rules`; this class wires them into the advanced
 game's turn, with the state, commands and events of
-:mod:`~risk_core.rulesets.napoleon_1796_state`.
+:mod:`~risk_core.rulesets.napoleon_1796_state`.  What it plays exactly as napoleon-2p's active
+independents do (gifts, the allies' placements, their maneuver routes, ``EndPhase``) is
+:class:`~risk_core.rulesets.napoleon_independents.ActiveIndependents`.
 
 Set-up (NAP-CAMP-04/06, GAP-12 reconstructed in ``nap_campaign_1796``; events
 ``deck_formed``, ``territories_dealt``, ``campaign_opened``): the position of the set-up
@@ -64,7 +66,6 @@ from risk_core.model import (
     GameState,
     GameWon,
     PendingAttack,
-    Phase,
     Place,
     PlayerEliminated,
     PositionSet,
@@ -74,7 +75,6 @@ from risk_core.model import (
     TerritoriesDealt,
     TerritoryConquered,
     Trade,
-    TurnEnded,
     TurnStarted,
 )
 from risk_core.rng import Rng
@@ -82,19 +82,7 @@ from risk_core.rulesets import napoleon_1796_rules as camp
 from risk_core.rulesets import napoleon_advanced_rules as nar
 from risk_core.rulesets.allies import ALLY_PLACE, AllyPlaced
 from risk_core.rulesets.base import BotGoals, Emit, Option, RuleSet
-from risk_core.rulesets.napoleon_2p import (
-    INFLUENCE_LOCK,
-    AllyManeuver,
-    AllyManeuvered,
-    AllyReinforcementsEnded,
-    CardGiven,
-    EndPhase,
-    GiveCard,
-    InfluenceEnded,
-    Napoleon2P,
-    ReinforceAlly,
-    StatusRolled,
-)
+from risk_core.rulesets.napoleon_2p import INFLUENCE_LOCK, Napoleon2P
 from risk_core.rulesets.napoleon_1796_state import (
     AlliedIncome,
     Annex,
@@ -115,14 +103,23 @@ from risk_core.rulesets.napoleon_advanced import ADV_PHASES, NapoleonAdvanced
 from risk_core.rulesets.napoleon_advanced_scenario import scenario_state
 from risk_core.rulesets.napoleon_advanced_state import (
     Convert,
-    EpidemicPenalty,
-    EpidemicsPlaced,
     FinalRanking,
     LeadersCaptured,
     MoveGeneral,
     PlayCard,
     Ransom,
-    VPScored,
+)
+from risk_core.rulesets.napoleon_independents import (
+    ActiveIndependents,
+    AllyManeuver,
+    AllyManeuvered,
+    AllyReinforcementsEnded,
+    CardGiven,
+    EndPhase,
+    GiveCard,
+    InfluenceEnded,
+    ReinforceAlly,
+    StatusRolled,
 )
 
 # The advanced game's decisions that hold in the campaign (its length, the Capitals option
@@ -147,7 +144,7 @@ def camp_state(state: GameState) -> CampState:
     return family
 
 
-class Napoleon1796(NapoleonAdvanced):
+class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
     """NAPOLEON-CAMPAIGN: the French against the English and the powers of 1796."""
 
     name = "napoleon-1796"
@@ -169,6 +166,12 @@ class Napoleon1796(NapoleonAdvanced):
     cli_module = "risk_cli.napoleon_1796_moves"
     min_players = 2
     max_players = 2
+    GIFT_PHASE_TEXT = "Cards are given at the start of your turn (NAP-CAMP-16)."
+    OWN_STEP = "annex"
+    ALLY_FIRST_TEXT = (
+        "Give an ally its income first (reinforce-ally), or end the allied "
+        "reinforcements (NAP-CAMP-08)."
+    )
     trade_window_follow_ups = NapoleonAdvanced.trade_window_follow_ups | {
         StatusRolled,
         StabilityRolled,
@@ -246,7 +249,10 @@ class Napoleon1796(NapoleonAdvanced):
         assert isinstance(base, CampState)  # built on ``new_family_state_for``
         return msgspec.structs.replace(base, ally_of=tuple(ally_of), scored=tuple(scored))
 
-    def _camp(self, state: GameState, **changes: Any) -> None:
+    def steps(self, state: GameState) -> CampState:
+        return camp_state(state)
+
+    def replace_steps(self, state: GameState, **changes: Any) -> None:
         state.family = msgspec.structs.replace(camp_state(state), **changes)
 
     def colour_seat(self, state: GameState, colour: str) -> Seat:
@@ -280,9 +286,6 @@ class Napoleon1796(NapoleonAdvanced):
             for i, p in enumerate(state.players)
             if p.colour in camp.INDEPENDENTS and not p.eliminated
         ]
-
-    def allies(self, state: GameState, seat: Seat) -> list[Seat]:
-        return [i for i in self.independents_of(state) if self.status(state, i) == seat]
 
     def is_english(self, state: GameState, seat: Seat) -> bool:
         return 0 <= seat < len(state.players) and state.players[seat].colour == camp.ENGLISH
@@ -338,7 +341,7 @@ class Napoleon1796(NapoleonAdvanced):
             for card in cards:
                 state.deck.remove(card)
                 state.players[seat].hand.append(card)
-        self._camp(
+        self.replace_steps(
             state,
             ships=ev.ships,
             admirals=ev.admirals,
@@ -350,14 +353,8 @@ class Napoleon1796(NapoleonAdvanced):
     def setup_complete(self, state: GameState, emit: Emit) -> None:
         """NAP-CAMP-04 with NAP-ADV-10: 4 epidemics in 4 empires, from drawn cards (option
         start_epidemics)."""
-        if not state.options.get("start_epidemics", True):
-            return
-        rng = Rng(state.seed, state.rng)
-        cards = rng.shuffle(list(range(len(self.board.card_symbols))))
-        drawn = [self.board.card_territory(c) for c in reversed(cards)]
-        placed = nar.place_epidemics(self.board, drawn)
-        ids = self.board.territories
-        emit(EpidemicsPlaced(territories=tuple(ids[t].id for t in placed), rng=rng.counter))
+        if state.options.get("start_epidemics", True):
+            self.place_start_epidemics(state, emit)
 
     # ================================================================== turn start
     def rounds(self, state: GameState) -> int:
@@ -412,7 +409,7 @@ class Napoleon1796(NapoleonAdvanced):
 
     def _on_turn_started(self, state: GameState, ev: TurnStarted) -> None:
         n = len(state.players)
-        self._camp(
+        self.replace_steps(
             state,
             quota=(0,) * n,
             reinforced=(),
@@ -453,59 +450,10 @@ class Napoleon1796(NapoleonAdvanced):
             )
         return None
 
-    def can_give(self, state: GameState, seat: Seat) -> bool:
-        if not state.players[seat].hand:
-            return False
-        return any(self.gift_error(state, seat, i) is None for i in self.independents_of(state))
-
-    def toward(self, state: GameState, independent: Seat, seat: Seat) -> Seat | None:
-        """NAP-2PA-03: one step toward ``seat`` (opponent's ally -> neutral -> ``seat``'s)."""
-        now = self.status(state, independent)
-        return seat if now is None or now == seat else None
-
-    def _give(self, state: GameState, cmd: GiveCard, emit: Emit) -> None:
-        if state.phase != "influence":
-            raise RuleError(
-                "wrong_phase", "Cards are given at the start of your turn (NAP-CAMP-16)."
-            )
-        err = self.gift_error(state, cmd.seat, cmd.independent)
-        if err is not None:
-            raise err
-        if cmd.card not in state.players[cmd.seat].hand:
-            raise RuleError("not_in_hand", f"You do not hold card {cmd.card}.")
-        emit(
-            CardGiven(
-                seat=cmd.seat,
-                independent=cmd.independent,
-                card=cmd.card,
-                ally_of=self.toward(state, cmd.independent, cmd.seat),
-            )
-        )
-
-    def _on_card_given(self, state: GameState, ev: CardGiven) -> None:
-        state.players[ev.seat].hand.remove(ev.card)
-        state.players[ev.independent].hand.append(ev.card)
-        self.set_status(state, ev.independent, ev.ally_of)
-        if not self.can_give(state, ev.seat):
-            state.phase = "reinforce"
-
-    def set_status(self, state: GameState, independent: Seat, ally_of: Seat | None) -> None:
-        fam = camp_state(state)
-        allies = list(fam.ally_of)
-        allies[independent] = ally_of
-        self._camp(state, ally_of=tuple(allies))
-
     def end_influence(self, state: GameState, seat: Seat, emit: Emit) -> None:
         """Any reinforcement command closes the influence step (gifts come first)."""
         if state.phase == "influence" and seat == state.current:
             emit(InfluenceEnded(seat=seat))
-
-    def _on_influence_ended(self, state: GameState, ev: InfluenceEnded) -> None:
-        state.phase = "reinforce"
-
-    def _trade_camp(self, state: GameState, cmd: Trade, emit: Emit) -> None:
-        self.end_influence(state, cmd.seat, emit)
-        self._trade(state, cmd, emit)
 
     def _convert_camp(self, state: GameState, cmd: Convert, emit: Emit) -> None:
         self.end_influence(state, cmd.seat, emit)
@@ -520,30 +468,6 @@ class Napoleon1796(NapoleonAdvanced):
         self._play_card(state, cmd, emit)
 
     # ================================================================== allied income
-    def unreinforced(self, state: GameState) -> list[Seat]:
-        done = camp_state(state).reinforced
-        return [a for a in self.allies(state, state.current) if a not in done]
-
-    def after_reinforce_phase(self, state: GameState) -> Phase:
-        """NAP-CAMP-16 (2): the allies' income follows the player's own."""
-        return "ally_reinforce" if self.unreinforced(state) else "attack"
-
-    def _place_camp(self, state: GameState, cmd: Place, emit: Emit) -> None:
-        t = self.territory(cmd.territory)
-        if cmd.count < 1:
-            raise RuleError("bad_count", "Place at least 1 regiment.")
-        self.end_influence(state, cmd.seat, emit)
-        if state.phase == "ally_place":
-            self.place_for_ally(state, cmd.seat, t, cmd.count, emit)
-            return
-        if state.phase == "ally_reinforce":
-            raise RuleError(
-                "wrong_phase",
-                "Give an ally its income first (reinforce-ally), or end the allied "
-                "reinforcements (NAP-CAMP-08).",
-            )
-        self._place(state, cmd, emit)
-
     def _reinforce_ally(self, state: GameState, cmd: ReinforceAlly, emit: Emit) -> None:
         """NAP-CAMP-08: an ally's income: its territories (3 at least) and its capital or
         empire bonus, placed by the player whose ally it is."""
@@ -578,11 +502,8 @@ class Napoleon1796(NapoleonAdvanced):
         fam = camp_state(state)
         quota = [0] * len(state.players)
         quota[ev.ally] = ev.count
-        self._camp(state, quota=tuple(quota), reinforced=(*fam.reinforced, ev.ally))
+        self.replace_steps(state, quota=tuple(quota), reinforced=(*fam.reinforced, ev.ally))
         state.phase = "ally_place"
-
-    def _on_ally_reinforcements_ended(self, state: GameState, ev: AllyReinforcementsEnded) -> None:
-        state.phase = "attack"
 
     def place_for_ally(self, state: GameState, seat: Seat, t: int, count: int, emit: Emit) -> None:
         owner = state.owner[t]
@@ -596,16 +517,6 @@ class Napoleon1796(NapoleonAdvanced):
                 "not_enough_armies", f"{state.players[owner].name} has {left} regiments to place."
             )
         emit(AllyPlaced(seat=seat, territory=self.board.territories[t].id, count=count))
-
-    def _on_ally_placed(self, state: GameState, ev: AllyPlaced) -> None:
-        fam = camp_state(state)
-        t = self.board.index[ev.territory]
-        quota = list(fam.quota)
-        quota[state.owner[t]] -= ev.count
-        self._camp(state, quota=tuple(quota))
-        state.armies[t] += ev.count
-        if not any(quota):
-            state.phase = self.after_reinforce_phase(state)
 
     # ================================================================== combat
     def attacker_owns(self, state: GameState, seat: Seat, origin: int) -> bool:
@@ -739,7 +650,9 @@ class Napoleon1796(NapoleonAdvanced):
             attackers.append(attacker)
         if self.is_independent(state, defender) and defender not in rolls:
             rolls.append(defender)
-        self._camp(state, rolls=tuple(rolls), attackers=tuple(attackers), invasion=ev.target)
+        self.replace_steps(
+            state, rolls=tuple(rolls), attackers=tuple(attackers), invasion=ev.target
+        )
         super()._on_battle(state, ev)
 
     def _on_conquered(self, state: GameState, ev: TerritoryConquered) -> None:
@@ -749,40 +662,17 @@ class Napoleon1796(NapoleonAdvanced):
         garrison = self.uk_garrison(state, o)
         super()._on_conquered(state, ev)
         if camp_state(state).invasion == ev.target:
-            self._camp(state, fell=True)
+            self.replace_steps(state, fell=True)
         occ = state.occupation
         if garrison and occ is not None:
             most = max(occ.min, state.armies[o] + ev.min - camp.DEFENCE_FORCE)
             state.occupation = msgspec.structs.replace(occ, max=min(occ.max, most))
 
-    def battle_ends_order(self, state: GameState, order: PendingAttack, emit: Emit) -> bool:
-        """DEC-23 as the advanced game, with the campaign's armies: the generals leading an
-        attack belong to the origin's army (an ally's, when the player attacks with it) and
-        are taken by the army that defended (an independent's, whoever rolled its dice);
-        DEC-24 ``per_battle``: the penalty again before the next battle."""
-        fam = camp_state(state)
-        ids = self.board.territories
-        o, t = order.origin, order.target
-        if fam.lost_all and fam.committed:
-            emit(
-                LeadersCaptured(
-                    kind="general",
-                    owner=state.owner[o],
-                    by=state.owner[t],
-                    count=fam.committed,
-                    where=ids[o].id,
-                )
-            )
-        last = order.until == "once" or state.armies[o] <= max(order.stop_at, 1)
-        if state.options.get("epidemic_penalty") == "per_battle" and not last:
-            n = fam.epidemics[t]
-            if n:
-                if not nar.epidemic_penalty_ok(state.armies[o], n):
-                    return True
-                emit(
-                    EpidemicPenalty(seat=state.current, origin=ids[o].id, target=ids[t].id, count=n)
-                )
-        return False
+    def generals_lost_to(self, state: GameState, order: PendingAttack) -> tuple[Seat, Seat]:
+        """DEC-23 with the campaign's armies: the generals leading an attack belong to the
+        origin's army (an ally's, when the player attacks with it) and are taken by the army
+        that defended (an independent's, whoever rolled its dice)."""
+        return state.owner[order.origin], state.owner[order.target]
 
     def _on_captured_camp(self, state: GameState, ev: LeadersCaptured) -> None:
         self._on_captured(state, ev)
@@ -794,13 +684,13 @@ class Napoleon1796(NapoleonAdvanced):
             and ev.owner != state.current
             and state.owner[self.board.index[ev.where]] == ev.owner
         ):
-            self._camp(state, committed=0)
+            self.replace_steps(state, committed=0)
         if fam.invasion is not None:
-            self._camp(state, leaders_taken=fam.leaders_taken + ev.count)
+            self.replace_steps(state, leaders_taken=fam.leaders_taken + ev.count)
 
     def _on_eliminated_camp(self, state: GameState, ev: PlayerEliminated) -> None:
         fam = camp_state(state)
-        self._camp(
+        self.replace_steps(
             state,
             rolls=tuple(s for s in fam.rolls if s != ev.seat),
             ally_of=tuple(None if s == ev.seat else a for s, a in enumerate(fam.ally_of)),
@@ -895,29 +785,31 @@ class Napoleon1796(NapoleonAdvanced):
         self.set_status(state, ev.independent, ev.ally_of)
 
     def _on_invasion_ended(self, state: GameState, ev: InvasionEnded) -> None:
-        self._camp(state, invasion=None, fell=False, rolls=(), attackers=(), leaders_taken=0)
+        self.replace_steps(
+            state, invasion=None, fell=False, rolls=(), attackers=(), leaders_taken=0
+        )
 
     def _on_invasion_scored(self, state: GameState, ev: InvasionScored) -> None:
         fam = camp_state(state)
         side = camp.side_of(state.players[ev.seat].colour)
         vp = list(fam.vp)
         vp[ev.seat] += ev.vp
-        self._camp(state, vp=tuple(vp), scored=(*fam.scored, f"{side}:{ev.territory}"))
+        self.replace_steps(state, vp=tuple(vp), scored=(*fam.scored, f"{side}:{ev.territory}"))
 
     def _on_objectives(self, state: GameState, ev: ObjectivesScored) -> None:
         vp = list(camp_state(state).vp)
         vp[ev.seat] += ev.vp
-        self._camp(state, vp=tuple(vp))
+        self.replace_steps(state, vp=tuple(vp))
 
     def _on_capital_fell(self, state: GameState, ev: CapitalFell) -> None:
         """NAP-CAMP-10: the power turns neutral at once; its capital's fall, not a status
         die, settles its side in this invasion."""
         self.set_status(state, ev.independent, None)
         fam = camp_state(state)
-        self._camp(state, rolls=tuple(s for s in fam.rolls if s != ev.independent))
+        self.replace_steps(state, rolls=tuple(s for s in fam.rolls if s != ev.independent))
 
     def _on_realliance_possible(self, state: GameState, ev: RealliancePossible) -> None:
-        self._camp(state, realliance=ev.capital)
+        self.replace_steps(state, realliance=ev.capital)
 
     # ------------------------------------------------------------------ NAP-CAMP-10
     def realliance_open(self, state: GameState, seat: Seat) -> bool:
@@ -988,7 +880,7 @@ class Napoleon1796(NapoleonAdvanced):
         generals = list(fam.generals)
         generals[w] += generals[c]  # the invader's generals go with his regiments
         generals[c] = 0
-        self._camp(state, realliance="", generals=tuple(generals))
+        self.replace_steps(state, realliance="", generals=tuple(generals))
         self.set_status(state, ev.independent, ev.seat)
 
     # ================================================================== maneuvers
@@ -1014,19 +906,6 @@ class Napoleon1796(NapoleonAdvanced):
             camp.check_defence_force(
                 self.board, self.board.territories[o].id, state.armies[o], count
             )
-
-    def ally_moves(self, state: GameState, ally: Seat) -> Iterator[tuple[int, int]]:
-        """(origin, target) pairs of ``ally``'s maneuver: a chain of its own territories."""
-        reach: dict[int, set[int]] = {}
-        for o, owner in enumerate(state.owner):
-            if owner != ally or state.armies[o] < 2:
-                continue
-            if o not in reach:
-                group = self.connected_own(state, ally, o)
-                for t in group:
-                    reach[t] = group
-            for t in sorted(reach[o] - {o}):
-                yield o, t
 
     def _ally_maneuver(self, state: GameState, cmd: AllyManeuver, emit: Emit) -> None:
         """NAP-CAMP-16 (4) with NAP-2PA-12: one maneuver per ally, after the attacks."""
@@ -1065,7 +944,7 @@ class Napoleon1796(NapoleonAdvanced):
         state.armies[idx[ev.origin]] -= ev.count
         state.armies[idx[ev.target]] += ev.count
         fam = camp_state(state)
-        self._camp(state, maneuvered=(*fam.maneuvered, ev.ally))
+        self.replace_steps(state, maneuvered=(*fam.maneuvered, ev.ally))
 
     # ================================================================== end of turn
     def end_turn(self, state: GameState, emit: Emit) -> None:
@@ -1085,30 +964,12 @@ class Napoleon1796(NapoleonAdvanced):
             return
         self.close_turn(state, emit)
 
-    def close_turn(self, state: GameState, emit: Emit) -> None:
-        """NAP-CAMP-16 (6): card draws (no mission condition), last-round census VP."""
-        seat = state.current
-        if not state.players[seat].eliminated:
-            for _ in range(self.card_draws(state, seat)):
-                self.draw_card(state, seat, emit)
-            if state.round >= self.rounds(state):
-                zones = len(self.held_zones(state, seat))
-                vp = nar.last_turn_vp(state.owner.count(seat), zones)
-                if vp:
-                    emit(VPScored(seat=seat, vp=vp, reason="census"))
-        emit(TurnEnded(seat=seat))
-        self.start_next_turn(state, emit)
-
     def card_draws(self, state: GameState, seat: Seat) -> int:
         """NAP-ADV-43 without its mission condition (NAP-CAMP-04/16)."""
-        fam = camp_state(state)
-        holds = bool(nar.held_empires(self.board, state.owner, seat)) or bool(
-            nar.held_routes(self.board, self.ships(state), seat)
-        )
         return nar.card_draws(
-            conquered_enemy=fam.conquered_enemy,
+            conquered_enemy=camp_state(state).conquered_enemy,
             mission_since_last_turn=False,
-            holds_empire_or_route=holds,
+            holds_empire_or_route=self.holds_empire_or_route(state, seat),
             capitals=True,
         )
 
@@ -1192,35 +1053,23 @@ class Napoleon1796(NapoleonAdvanced):
         fam = camp_state(state)
         generals = list(fam.generals)
         generals[t] = 0  # the ally's generals go back to its stock
-        self._camp(state, annexed=(*fam.annexed, ev.kind), generals=tuple(generals))
+        self.replace_steps(state, annexed=(*fam.annexed, ev.kind), generals=tuple(generals))
         if ev.kind == "ally":
             self.set_status(state, ev.previous, None)
         if ev.card is not None:
             state.players[ev.seat].hand.remove(ev.card)
             state.discard.append(ev.card)
 
-    def _end_phase(self, state: GameState, cmd: EndPhase, emit: Emit) -> None:
-        if state.phase == "influence":
-            emit(InfluenceEnded(seat=cmd.seat))
-        elif state.phase == "ally_reinforce":
-            emit(AllyReinforcementsEnded(seat=cmd.seat))
-        elif state.phase == "annex":
-            self.close_turn(state, emit)
-        else:
-            raise RuleError(
-                "wrong_phase", f"There is no optional step to end in the {state.phase} phase."
-            )
+    def end_own_step(self, state: GameState, emit: Emit) -> None:
+        """``EndPhase`` in ``annex``: no (more) annexations; the card draws and the census."""
+        self.close_turn(state, emit)
 
     # ================================================================== the end
     def finish_game(self, state: GameState, emit: Emit) -> None:
         """NAP-CAMP-02: the two players ranked by VP (DEC-30's tie-breaks), no missions."""
         fam = camp_state(state)
         n = len(state.players)
-        regiments = tuple(
-            sum(a for a, o in zip(state.armies, state.owner, strict=True) if o == s)
-            for s in range(n)
-        )
-        holdings = tuple(state.owner.count(s) + len(self.held_zones(state, s)) for s in range(n))
+        regiments, holdings = self.ranking_counts(state)
         places = nar.final_ranking(
             fam.vp,
             regiments,
@@ -1421,20 +1270,6 @@ class Napoleon1796(NapoleonAdvanced):
         return out
 
     # ================================================================== legal commands
-    def _legal_influence(self, state: GameState, seat: Seat) -> Iterator[Command]:
-        hand = sorted(state.players[seat].hand)
-        for i in self.independents_of(state):
-            if self.gift_error(state, seat, i) is None:
-                for card in hand:
-                    yield GiveCard(seat=seat, independent=i, card=card)
-        # (a reinforcement command would close the step too: ``EndPhase`` first lists them)
-        yield EndPhase(seat=seat)
-
-    def _legal_ally_reinforce(self, state: GameState, seat: Seat) -> Iterator[Command]:
-        for ally in self.unreinforced(state):
-            yield ReinforceAlly(seat=seat, ally=ally)
-        yield EndPhase(seat=seat)
-
     def _legal_ally_place(self, state: GameState, seat: Seat) -> Iterator[Command]:
         quota = camp_state(state).quota
         ids = self.board.territories
@@ -1475,18 +1310,18 @@ class Napoleon1796(NapoleonAdvanced):
 
     COMMAND_HANDLERS: ClassVar[dict[type[Command], Callable[..., None]]] = {
         **NapoleonAdvanced.COMMAND_HANDLERS,
-        Place: _place_camp,
-        Trade: _trade_camp,
+        Place: ActiveIndependents._place_after_influence,
+        Trade: ActiveIndependents._trade_after_influence,
         Convert: _convert_camp,
         Ransom: _ransom_camp,
         PlayCard: _play_card_camp,
         Attack: _attack_camp,
         Fortify: _fortify_camp,
         MoveGeneral: _move_general_camp,
-        GiveCard: _give,
+        GiveCard: ActiveIndependents._give,
         ReinforceAlly: _reinforce_ally,
         AllyManeuver: _ally_maneuver,
-        EndPhase: _end_phase,
+        EndPhase: ActiveIndependents._end_phase,
         Really: _really,
         Annex: _annex,
     }
@@ -1494,11 +1329,11 @@ class Napoleon1796(NapoleonAdvanced):
         **NapoleonAdvanced.EVENT_HANDLERS,
         LeadersCaptured: _on_captured_camp,
         PlayerEliminated: _on_eliminated_camp,
-        CardGiven: _on_card_given,
-        InfluenceEnded: _on_influence_ended,
+        CardGiven: ActiveIndependents._on_card_given,
+        InfluenceEnded: ActiveIndependents._on_influence_ended,
         AlliedIncome: _on_allied_income,
-        AllyReinforcementsEnded: _on_ally_reinforcements_ended,
-        AllyPlaced: _on_ally_placed,
+        AllyReinforcementsEnded: ActiveIndependents._on_ally_reinforcements_ended,
+        AllyPlaced: ActiveIndependents._on_ally_placed,
         StatusRolled: _on_status_rolled,
         StabilityRolled: _on_stability_rolled,
         InvasionEnded: _on_invasion_ended,
@@ -1514,8 +1349,9 @@ class Napoleon1796(NapoleonAdvanced):
     }
     LEGAL: ClassVar[dict[str, Callable[..., Iterator[Command]]]] = {
         **{k: v for k, v in NapoleonAdvanced.LEGAL.items() if k != "pieces"},
-        "influence": _legal_influence,
-        "ally_reinforce": _legal_ally_reinforce,
+        # (a reinforcement command would close the step too: ``EndPhase`` first lists them)
+        "influence": ActiveIndependents._legal_gifts,
+        "ally_reinforce": ActiveIndependents._legal_ally_reinforce,
         "ally_place": _legal_ally_place,
         "attack": _legal_attack_camp,
         "annex": _legal_annex,

@@ -42,6 +42,10 @@ Option ``independents``:
   own conquests only (NAP-2PA-13); whoever eliminates an independent, with own or allied
   regiments, takes its cards (NAP-2PA-10), which count for the DEC-03 trade after an
   elimination like a player's.
+
+The commands, the events and the mechanics the 1796 campaign plays in the same way (gifts,
+the allies' placements, their maneuver routes, ``EndPhase``) are in
+:mod:`~risk_core.rulesets.napoleon_independents`.
 """
 
 from __future__ import annotations
@@ -64,7 +68,6 @@ from risk_core.model import (
     GameStarted,
     GameState,
     OptionValue,
-    Phase,
     Place,
     PlayerEliminated,
     PositionSet,
@@ -75,13 +78,25 @@ from risk_core.model import (
     TerritoryConquered,
     Trade,
     TurnStarted,
-    command,
-    event,
 )
 from risk_core.rng import Rng
 from risk_core.rulesets.allies import ALLY_PLACE, AllyPlaced
 from risk_core.rulesets.base import COLOURS, CORE_PHASES, Emit, Option, RuleSet
 from risk_core.rulesets.napoleon import NAPOLEON_OPTIONS, Napoleon
+from risk_core.rulesets.napoleon_independents import (
+    ActiveIndependents,
+    AllyManeuver,
+    AllyManeuvered,
+    AllyManeuversOpened,
+    AllyReinforcementRolled,
+    AllyReinforcementsEnded,
+    CardGiven,
+    EndPhase,
+    GiveCard,
+    InfluenceEnded,
+    ReinforceAlly,
+    StatusRolled,
+)
 
 PLAYER_REGIMENTS = 36  # NAP-2P-02
 INDEPENDENT_REGIMENTS = 21
@@ -125,111 +140,8 @@ def parse_chunk(value: object) -> tuple[int, int] | None:
     return pair if min(pair) >= 1 else None
 
 
-# --------------------------------------------------------------------------- commands
-@command
-class GiveCard(Command, frozen=True, tag="give_card"):
-    """NAP-2PA-03: give ``card`` face down to ``independent`` (its seat): one step toward you."""
-
-    independent: Seat
-    card: int
-
-
-@command
-class ReinforceAlly(Command, frozen=True, tag="reinforce_ally"):
-    """NAP-2PA-06: roll ``ally``'s die (its seat) now and place that many regiments for it.
-
-    In the ``ally_reinforce`` step, once your own regiments are placed; one die per ally and
-    turn, each decided knowing the dice already rolled.
-    """
-
-    ally: Seat
-
-
-@command
-class AllyManeuver(Command, frozen=True, tag="ally_maneuver"):
-    """NAP-2PA-12: an ally's free maneuver, along a chain of that ally's territories."""
-
-    origin: str
-    target: str
-    count: int
-
-
-@command
-class EndPhase(Command, frozen=True, tag="end_phase"):
-    """Close an optional step: stop influencing, stop reinforcing allies, or end the allies'
-    maneuvers (and the turn)."""
-
-
-# --------------------------------------------------------------------------- events
-@event
-class CardGiven(Event, frozen=True, tag="card_given"):
-    seat: Seat
-    independent: Seat
-    card: int
-    ally_of: Seat | None  # the independent's status after the gift
-
-    @staticmethod
-    def redact(d: dict[str, Any], seat: Seat | None) -> None:
-        """NAP-2PA-03: given face down; the others see only that a card changed hands."""
-        if d["seat"] != seat:
-            d["card"] = None
-
-
-@event
-class InfluenceEnded(Event, frozen=True, tag="influence_ended"):
-    seat: Seat
-
-
-@event
-class AllyReinforcementRolled(Event, frozen=True, tag="ally_reinforcement_rolled"):
-    """NAP-2PA-06: ``ally``'s die: the regiments the mover now places on its territories."""
-
-    seat: Seat
-    ally: Seat
-    face: int
-    rng: int
-    scripted: int = 0
-
-
-@event
-class AllyReinforcementsEnded(Event, frozen=True, tag="ally_reinforcements_ended"):
-    """NAP-2PA-06: the mover reinforces no further ally this turn."""
-
-    seat: Seat
-
-
-@event
-class StatusRolled(Event, frozen=True, tag="status_rolled"):
-    """NAP-2PA-09, when an invasion ends: 1–4 moves the independent one step away from the
-    mover, 5–6 keeps it."""
-
-    seat: Seat
-    independent: Seat
-    face: int
-    ally_of: Seat | None  # the status after the roll
-    rng: int
-    scripted: int = 0
-
-
-@event
-class AllyManeuversOpened(Event, frozen=True, tag="ally_maneuvers_opened"):
-    """Combat and the mover's own maneuver are over; these allies may still move."""
-
-    seat: Seat
-    allies: tuple[Seat, ...]
-
-
-@event
-class AllyManeuvered(Event, frozen=True, tag="ally_maneuvered"):
-    seat: Seat
-    ally: Seat
-    origin: str
-    target: str
-    count: int
-
-
 # --------------------------------------------------------------------------- the rule set
-class Napoleon2P(Napoleon):
+class Napoleon2P(ActiveIndependents, Napoleon):
     """NAPOLEON-2P: two players, four independent armies, passive or active."""
 
     name = "napoleon-2p"
@@ -279,6 +191,14 @@ class Napoleon2P(Napoleon):
         **NAPOLEON_OPTIONS,
     }
     elimination_trade_at = 6  # DEC-03, also for an independent's inherited cards
+    GIFT_PHASE_TEXT = (
+        "Cards are given at the start of your turn, before any reinforcement (NAP-2PA-03)."
+    )
+    OWN_STEP = "ally_maneuver"
+    ALLY_FIRST_TEXT = (
+        "Choose an ally to reinforce (its die is rolled at once), or end the allied "
+        "reinforcements (NAP-2PA-06)."
+    )
 
     # ------------------------------------------------------------------ seats and state
     def resolve_options(self, given: dict[str, OptionValue]) -> dict[str, OptionValue]:
@@ -363,6 +283,9 @@ class Napoleon2P(Napoleon):
         assert isinstance(steps, Independents), "not a napoleon-2p state"
         return steps
 
+    def replace_steps(self, state: GameState, **changes: Any) -> None:
+        state.family = msgspec.structs.replace(self.steps(state), **changes)
+
     def status(self, state: GameState, seat: Seat) -> Seat | None:
         """The seat independent ``seat`` is allied to (None: neutral, or passive variant)."""
         ally_of = self.steps(state).ally_of
@@ -380,25 +303,11 @@ class Napoleon2P(Napoleon):
             return {"ally_of": self.status(state, seat)}
         return {}
 
-    def set_status(self, state: GameState, independent: Seat, ally_of: Seat | None) -> None:
-        steps = self.steps(state)
-        allies = list(steps.ally_of)
-        allies[independent] = ally_of
-        state.family = msgspec.structs.replace(steps, ally_of=tuple(allies))
-
     def is_independent(self, state: GameState, seat: Seat) -> bool:
         return seat >= 0 and state.players[seat].neutral
 
     def independents_of(self, state: GameState) -> list[Seat]:
         return [i for i, p in enumerate(state.players) if p.neutral and not p.eliminated]
-
-    def allies(self, state: GameState, seat: Seat) -> list[Seat]:
-        return [i for i in self.independents_of(state) if self.status(state, i) == seat]
-
-    def toward(self, state: GameState, independent: Seat, seat: Seat) -> Seat | None:
-        """NAP-2PA-03: one step toward ``seat`` (opponent's ally → neutral → ``seat``'s ally)."""
-        now = self.status(state, independent)
-        return seat if now is None or now == seat else None
 
     def away(self, state: GameState, independent: Seat, seat: Seat) -> Seat | None:
         """NAP-2PA-09: one step away (``seat``'s ally → neutral → opponent's ally, and stays)."""
@@ -530,46 +439,10 @@ class Napoleon2P(Napoleon):
             )
         return None
 
-    def can_give(self, state: GameState, seat: Seat) -> bool:
-        if not self.is_active(state) or not state.players[seat].hand:
-            return False
-        return any(self.gift_error(state, seat, i) is None for i in self.independents_of(state))
-
-    def _give(self, state: GameState, cmd: GiveCard, emit: Emit) -> None:
-        self.require_active(state)
-        if state.phase != "influence":
-            raise RuleError(
-                "wrong_phase",
-                "Cards are given at the start of your turn, before any reinforcement (NAP-2PA-03).",
-            )
-        err = self.gift_error(state, cmd.seat, cmd.independent)
-        if err is not None:
-            raise err
-        if cmd.card not in state.players[cmd.seat].hand:
-            raise RuleError("not_in_hand", f"You do not hold card {cmd.card}.")
-        emit(
-            CardGiven(
-                seat=cmd.seat,
-                independent=cmd.independent,
-                card=cmd.card,
-                ally_of=self.toward(state, cmd.independent, cmd.seat),
-            )
-        )
-
-    def _on_card_given(self, state: GameState, ev: CardGiven) -> None:
-        state.players[ev.seat].hand.remove(ev.card)
-        state.players[ev.independent].hand.append(ev.card)
-        self.set_status(state, ev.independent, ev.ally_of)
-        if not self.can_give(state, ev.seat):
-            state.phase = "reinforce"
-
     def end_influence(self, state: GameState, seat: Seat, emit: Emit) -> None:
         """Any reinforcement command closes the influence step (NAP-2PA-02: gifts come first)."""
         if state.phase == "influence":
             emit(InfluenceEnded(seat=seat))
-
-    def _on_influence_ended(self, state: GameState, ev: InfluenceEnded) -> None:
-        state.phase = "reinforce"
 
     def require_active(self, state: GameState) -> None:
         if not self.is_active(state):
@@ -580,31 +453,6 @@ class Napoleon2P(Napoleon):
             )
 
     # ------------------------------------------------------------------ reinforcements
-    def _trade_2p(self, state: GameState, cmd: Trade, emit: Emit) -> None:
-        self.end_influence(state, cmd.seat, emit)
-        self._trade(state, cmd, emit)
-
-    def _place_2p(self, state: GameState, cmd: Place, emit: Emit) -> None:
-        t = self.territory(cmd.territory)
-        if cmd.count < 1:
-            raise RuleError("bad_count", "Place at least 1 regiment.")
-        self.end_influence(state, cmd.seat, emit)
-        if state.phase == "ally_place":
-            self.place_for_ally(state, cmd.seat, t, cmd.count, emit)
-            return
-        if state.phase == "ally_reinforce":
-            raise RuleError(
-                "wrong_phase",
-                "Choose an ally to reinforce (its die is rolled at once), or end the allied "
-                "reinforcements (NAP-2PA-06).",
-            )
-        self._place(state, cmd, emit)
-
-    def unreinforced(self, state: GameState) -> list[Seat]:
-        """The mover's allies that have not had their reinforcement die this turn."""
-        done = self.steps(state).reinforced
-        return [a for a in self.allies(state, state.current) if a not in done]
-
     def _reinforce_ally(self, state: GameState, cmd: ReinforceAlly, emit: Emit) -> None:
         """NAP-2PA-06 (000 l.481): choose an ally, roll its die, place them; then the next.
 
@@ -657,13 +505,6 @@ class Napoleon2P(Napoleon):
         )
         state.phase = "ally_place"
 
-    def _on_ally_reinforcements_ended(self, state: GameState, ev: AllyReinforcementsEnded) -> None:
-        state.phase = "attack"
-
-    def after_reinforce_phase(self, state: GameState) -> Phase:
-        """NAP-2PA-06: allied reinforcements follow your own, while an ally is left to roll."""
-        return "ally_reinforce" if self.unreinforced(state) else "attack"
-
     def place_for_ally(self, state: GameState, seat: Seat, t: int, count: int, emit: Emit) -> None:
         """NAP-2PA-15: the mover (who acts in ``ally_place``) places its allies' regiments."""
         owner = state.owner[t]
@@ -679,16 +520,6 @@ class Napoleon2P(Napoleon):
                 "(NAP-2PA-16: never more than the die shows).",
             )
         emit(AllyPlaced(seat=seat, territory=self.board.territories[t].id, count=count))
-
-    def _on_ally_placed(self, state: GameState, ev: AllyPlaced) -> None:
-        steps = self.steps(state)
-        quota = list(steps.quota)
-        t = self.board.index[ev.territory]
-        quota[state.owner[t]] -= ev.count
-        state.family = msgspec.structs.replace(steps, quota=tuple(quota))
-        state.armies[t] += ev.count
-        if not any(quota):
-            state.phase = self.after_reinforce_phase(state)
 
     # ------------------------------------------------------------------ combat
     def attacker_owns(self, state: GameState, seat: Seat, origin: int) -> bool:
@@ -843,19 +674,6 @@ class Napoleon2P(Napoleon):
         super().end_turn(state, emit)
 
     # ------------------------------------------------------------------ maneuvers
-    def ally_moves(self, state: GameState, ally: Seat) -> Iterator[tuple[int, int]]:
-        """(origin, target) pairs of ``ally``'s free maneuver: a chain of its own territories."""
-        reach: dict[int, set[int]] = {}
-        for o, owner in enumerate(state.owner):
-            if owner != ally or state.armies[o] < 2:
-                continue
-            if o not in reach:
-                group = self.connected_own(state, ally, o)
-                for t in group:
-                    reach[t] = group
-            for t in sorted(reach[o] - {o}):
-                yield o, t
-
     def movable_allies(self, state: GameState, seat: Seat) -> list[Seat]:
         return [a for a in self.allies(state, seat) if next(self.ally_moves(state, a), None)]
 
@@ -928,17 +746,9 @@ class Napoleon2P(Napoleon):
             steps, maneuvers=tuple(a for a in steps.maneuvers if a != ev.ally)
         )
 
-    def _end_phase(self, state: GameState, cmd: EndPhase, emit: Emit) -> None:
-        if state.phase == "influence":
-            emit(InfluenceEnded(seat=cmd.seat))
-        elif state.phase == "ally_reinforce":
-            emit(AllyReinforcementsEnded(seat=cmd.seat))
-        elif state.phase == "ally_maneuver":
-            self.end_turn(state, emit)
-        else:
-            raise RuleError(
-                "wrong_phase", f"There is no optional step to end in the {state.phase} phase."
-            )
+    def end_own_step(self, state: GameState, emit: Emit) -> None:
+        """``EndPhase`` in ``ally_maneuver``: the allies left do not move; the turn ends."""
+        self.end_turn(state, emit)
 
     def army_change(self, before: GameState, ev: Event) -> int:
         if isinstance(ev, AllyPlaced):
@@ -1031,18 +841,8 @@ class Napoleon2P(Napoleon):
                     yield Place(seat=seat, territory=ids[t].id, count=k)
 
     def _legal_influence(self, state: GameState, seat: Seat) -> Iterator[Command]:
-        hand = sorted(state.players[seat].hand)
-        for i in self.independents_of(state):
-            if self.gift_error(state, seat, i) is None:
-                for card in hand:
-                    yield GiveCard(seat=seat, independent=i, card=card)
-        yield EndPhase(seat=seat)
+        yield from self._legal_gifts(state, seat)
         yield from self._legal_reinforce(state, seat)
-
-    def _legal_ally_reinforce(self, state: GameState, seat: Seat) -> Iterator[Command]:
-        for ally in self.unreinforced(state):
-            yield ReinforceAlly(seat=seat, ally=ally)
-        yield EndPhase(seat=seat)
 
     def _legal_ally_place(self, state: GameState, seat: Seat) -> Iterator[Command]:
         quota = self.steps(state).quota
@@ -1072,27 +872,27 @@ class Napoleon2P(Napoleon):
 
     COMMAND_HANDLERS: ClassVar[dict[type[Command], Callable[..., None]]] = {
         **RuleSet.COMMAND_HANDLERS,
-        Place: _place_2p,
-        Trade: _trade_2p,
+        Place: ActiveIndependents._place_after_influence,
+        Trade: ActiveIndependents._trade_after_influence,
         Fortify: _fortify_2p,
-        GiveCard: _give,
+        GiveCard: ActiveIndependents._give,
         ReinforceAlly: _reinforce_ally,
         AllyManeuver: _ally_maneuver,
-        EndPhase: _end_phase,
+        EndPhase: ActiveIndependents._end_phase,
     }
     EVENT_HANDLERS: ClassVar[dict[type[Event], Callable[..., None]]] = {
         **RuleSet.EVENT_HANDLERS,
         FirstPlayerChosen: _on_first,
         SetupPlaced: _on_setup_placed,
         TurnStarted: _on_turn_started,
-        AllyPlaced: _on_ally_placed,
+        AllyPlaced: ActiveIndependents._on_ally_placed,
         BattleFought: _on_battle_2p,
         TerritoryConquered: _on_conquered_2p,
         PlayerEliminated: _on_eliminated_2p,
-        CardGiven: _on_card_given,
-        InfluenceEnded: _on_influence_ended,
+        CardGiven: ActiveIndependents._on_card_given,
+        InfluenceEnded: ActiveIndependents._on_influence_ended,
         AllyReinforcementRolled: _on_ally_rolled,
-        AllyReinforcementsEnded: _on_ally_reinforcements_ended,
+        AllyReinforcementsEnded: ActiveIndependents._on_ally_reinforcements_ended,
         StatusRolled: _on_status_rolled,
         AllyManeuversOpened: _on_maneuvers_opened,
         AllyManeuvered: _on_ally_maneuvered,
@@ -1101,7 +901,7 @@ class Napoleon2P(Napoleon):
         **RuleSet.LEGAL,
         "setup": _legal_setup_2p,
         "influence": _legal_influence,
-        "ally_reinforce": _legal_ally_reinforce,
+        "ally_reinforce": ActiveIndependents._legal_ally_reinforce,
         "ally_place": _legal_ally_place,
         "attack": _legal_attack_2p,
         "ally_maneuver": _legal_ally_maneuver,

@@ -319,15 +319,19 @@ class NapoleonAdvanced(Napoleon):
         if not any(adv(state).pieces):
             self.finish_setup(state, emit)
 
-    def finish_setup(self, state: GameState, emit: Emit) -> None:
-        """NAP-ADV-10..12 (DEC-27): epidemics, a new roll for the first player, then the
-        starting cards by place in the turn order, and the first turn."""
+    def place_start_epidemics(self, state: GameState, emit: Emit) -> None:
+        """NAP-ADV-10: 4 epidemics in 4 empires, from cards drawn off a shuffled pile."""
         rng = Rng(state.seed, state.rng)
         cards = rng.shuffle(list(range(len(self.board.card_symbols))))
         drawn = [self.board.card_territory(c) for c in reversed(cards)]
         placed = nar.place_epidemics(self.board, drawn)
         ids = self.board.territories
         emit(EpidemicsPlaced(territories=tuple(ids[t].id for t in placed), rng=rng.counter))
+
+    def finish_setup(self, state: GameState, emit: Emit) -> None:
+        """NAP-ADV-10..12 (DEC-27): epidemics, a new roll for the first player, then the
+        starting cards by place in the turn order, and the first turn."""
+        self.place_start_epidemics(state, emit)
         rng = Rng(state.seed, state.rng)
         emit(DeckFormed(deck=tuple(rng.shuffle(sorted(state.deck))), rng=rng.counter))
         self.choose_first_player(state, emit)
@@ -846,11 +850,12 @@ class NapoleonAdvanced(Napoleon):
         ids = self.board.territories
         o, t = order.origin, order.target
         if fam.lost_all and fam.committed:
+            owner, by = self.generals_lost_to(state, order)
             emit(
                 LeadersCaptured(
                     kind="general",
-                    owner=state.current,
-                    by=order.defender,
+                    owner=owner,
+                    by=by,
                     count=fam.committed,
                     where=ids[o].id,
                 )
@@ -865,6 +870,11 @@ class NapoleonAdvanced(Napoleon):
                     EpidemicPenalty(seat=state.current, origin=ids[o].id, target=ids[t].id, count=n)
                 )
         return False
+
+    def generals_lost_to(self, state: GameState, order: PendingAttack) -> tuple[Seat, Seat]:
+        """DEC-23: whose committed generals are taken, and by whom: the mover's, by the
+        defender."""
+        return state.current, order.defender
 
     def leaders_for(self, state: GameState, t: int, attacking: bool) -> int:
         fam = adv(state)
@@ -1235,9 +1245,14 @@ class NapoleonAdvanced(Napoleon):
         self.epidemics(state, seat, emit)
         if state.phase in ("over", "final"):
             return
-        alive = not state.players[seat].eliminated
-        if alive:
-            self.check_missions(state, seat, emit)
+        if not state.players[seat].eliminated:
+            self.check_missions(state, seat, emit)  # (a mission never eliminates its holder)
+        self.close_turn(state, emit)
+
+    def close_turn(self, state: GameState, emit: Emit) -> None:
+        """NAP-ADV-43/44: the card draws and, in the last round, the census VP; the turn ends."""
+        seat = state.current
+        if not state.players[seat].eliminated:
             for _ in range(self.card_draws(state, seat)):
                 self.draw_card(state, seat, emit)
             if state.round >= self.rounds(state):
@@ -1251,14 +1266,17 @@ class NapoleonAdvanced(Napoleon):
     def card_draws(self, state: GameState, seat: Seat) -> int:
         """NAP-ADV-43 (NAP-CAP-03)."""
         fam = adv(state)
-        holds = bool(nar.held_empires(self.board, state.owner, seat)) or bool(
-            nar.held_routes(self.board, self.ships(state), seat)
-        )
         return nar.card_draws(
             conquered_enemy=fam.conquered_enemy,
             mission_since_last_turn=fam.mission_since[seat],
-            holds_empire_or_route=holds,
+            holds_empire_or_route=self.holds_empire_or_route(state, seat),
             capitals=bool(state.options.get("capitals")),
+        )
+
+    def holds_empire_or_route(self, state: GameState, seat: Seat) -> bool:
+        """NAP-ADV-43: a whole empire or a sea route held earns a card."""
+        return bool(nar.held_empires(self.board, state.owner, seat)) or bool(
+            nar.held_routes(self.board, self.ships(state), seat)
         )
 
     def epidemics(self, state: GameState, seat: Seat, emit: Emit) -> None:
@@ -1289,12 +1307,7 @@ class NapoleonAdvanced(Napoleon):
         for seat in range(len(state.players)):
             self.check_missions(state, seat, emit, final=True)
         fam = adv(state)
-        n = len(state.players)
-        regiments = tuple(
-            sum(a for a, o in zip(state.armies, state.owner, strict=True) if o == s)
-            for s in range(n)
-        )
-        holdings = tuple(state.owner.count(s) + len(self.held_zones(state, s)) for s in range(n))
+        regiments, holdings = self.ranking_counts(state)
         missions = tuple(len(d) for d in fam.done)
         places = nar.final_ranking(
             fam.vp,
@@ -1313,6 +1326,17 @@ class NapoleonAdvanced(Napoleon):
             )
         )
         emit(RoundsCompleted(rounds=state.round))
+
+    def ranking_counts(self, state: GameState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Per seat, DEC-30's tie-breaks after VP: regiments on the board, and territories
+        plus sea zones held."""
+        n = len(state.players)
+        regiments = tuple(
+            sum(a for a, o in zip(state.armies, state.owner, strict=True) if o == s)
+            for s in range(n)
+        )
+        holdings = tuple(state.owner.count(s) + len(self.held_zones(state, s)) for s in range(n))
+        return regiments, holdings
 
     def scores(self, state: GameState) -> tuple[int, ...]:
         return adv(state).vp
