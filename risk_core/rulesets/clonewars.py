@@ -46,7 +46,6 @@ from risk_core.model import (
     BattleFought,
     Command,
     DeckFormed,
-    DefenceRequested,
     Event,
     Fortified,
     Fortify,
@@ -64,7 +63,14 @@ from risk_core.model import (
     TurnStarted,
 )
 from risk_core.rng import Rng
-from risk_core.rulesets.base import CORE_PHASES, Emit, Option, RuleSet, compare_faces
+from risk_core.rulesets.base import (
+    CORE_PHASES,
+    Emit,
+    Option,
+    RuleSet,
+    compare_faces,
+    defence_request,
+)
 from risk_core.rulesets.clonewars_data import SHIP_CLASSES, SeparatistToken, anakin_cards
 from risk_core.rulesets.clonewars_dice import SideDice, battle_losses, throw_battle_sides
 from risk_core.rulesets.clonewars_factions import (
@@ -477,17 +483,7 @@ class CloneWars(RuleSet):
             most = min(self.defence_dice_max, state.armies[t])
             if defence is None:
                 if state.players[order.defender].policy == "ask":
-                    emit(
-                        DefenceRequested(
-                            seat=order.defender,
-                            origin=ids[o].id,
-                            target=ids[t].id,
-                            dice=order.dice,
-                            until=order.until,
-                            stop_at=order.stop_at,
-                            move=order.move,
-                        )
-                    )
+                    emit(defence_request(order, ids[o].id, ids[t].id))
                     return
                 defence = most
             d = min(defence, most)
