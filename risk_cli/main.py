@@ -83,10 +83,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 # names them without importing the rule sets; loading one installs its whole family.
 # tests/test_startup.py checks that this is exactly what the built-in families provide.
 FAMILY_COMMANDS: dict[str, tuple[str, str]] = {
-    "give": ("risk_cli.napoleon_moves:give", 'Give CARD (id, territory name or "joker") to INDEPENDENT: napoleon-2p, active.'),
-    "reinforce-ally": ("risk_cli.napoleon_moves:reinforce_ally", "Roll ALLY's reinforcement die now, then place them: napoleon-2p, active (NAP-2PA-06)."),
-    "ally-move": ("risk_cli.napoleon_moves:ally_move", "An ally's free maneuver from FROM to TO: napoleon-2p, active (NAP-2PA-12)."),
-    "end-phase": ("risk_cli.napoleon_moves:end_phase", "Close an optional step: stop giving cards, stop reinforcing allies, or end the allies' maneuvers (napoleon-2p)."),
+    "give": ("risk_cli.napoleon_moves:give", 'Give CARD (id, territory name or "joker") to INDEPENDENT: napoleon-2p, active, and napoleon-1796.'),
+    "reinforce-ally": ("risk_cli.napoleon_moves:reinforce_ally", "Take ALLY's reinforcements now, then place them: a die in napoleon-2p, active (NAP-2PA-06), its income in napoleon-1796."),
+    "ally-move": ("risk_cli.napoleon_moves:ally_move", "An ally's free maneuver from FROM to TO: napoleon-2p, active (NAP-2PA-12), and napoleon-1796."),
+    "end-phase": ("risk_cli.napoleon_moves:end_phase", "Close an optional step: stop giving cards, stop reinforcing allies, or end the allies' maneuvers (napoleon-2p, napoleon-1796)."),
     "claim": ("risk_cli.napoleon_moves:claim", "Announce MISSION (its id, see `risk show --as`) as achieved: napoleon-mission."),
     "designate": ("risk_cli.napoleon_moves:designate", "Let teammate MEMBER defend this battle of a shared territory: napoleon-teams (DEC-20)."),
     "take-mission": ("risk_cli.risk2008_moves:take_mission", "Take MISSION (its id, see `risk hq`), fulfilled this turn, discarding CARD (R08-14)."),

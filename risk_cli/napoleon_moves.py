@@ -45,7 +45,8 @@ def own_hand(v: JsonDict, seat: int) -> list[int]:
 def give(
     app: App, game_id: str, independent: str, card: str, as_seat: str | None, as_json: bool
 ) -> None:
-    """Give CARD (id, territory name or "joker") to INDEPENDENT: napoleon-2p, active.
+    """Give CARD (id, territory name or "joker") to INDEPENDENT: napoleon-2p, active, and
+    napoleon-1796.
 
     Each card moves that independent one step towards you (NAP-2PA-03).
     """
@@ -64,7 +65,8 @@ def give(
 @json_option
 @pass_app
 def reinforce_ally(app: App, game_id: str, ally: str, as_seat: str | None, as_json: bool) -> None:
-    """Roll ALLY's reinforcement die now, then place them: napoleon-2p, active (NAP-2PA-06).
+    """Take ALLY's reinforcements now, then place them: a die in napoleon-2p, active
+    (NAP-2PA-06), its income in napoleon-1796.
 
     After your own regiments are placed, one ally at a time: each die is known before you
     choose the next ally; `end-phase` skips the allies left.
@@ -95,7 +97,8 @@ def ally_move(
     as_seat: str | None,
     as_json: bool,
 ) -> None:
-    """An ally's free maneuver from FROM to TO: napoleon-2p, active (NAP-2PA-12)."""
+    """An ally's free maneuver from FROM to TO: napoleon-2p, active (NAP-2PA-12), and
+    napoleon-1796."""
 
     def build(v: JsonDict, board: Board, seat: int) -> Command:
         o, t = territory(board, origin), territory(board, target)
@@ -111,7 +114,7 @@ def ally_move(
 @pass_app
 def end_phase(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
     """Close an optional step: stop giving cards, stop reinforcing allies, or end the allies'
-    maneuvers (napoleon-2p)."""
+    maneuvers (napoleon-2p, napoleon-1796)."""
     run_move(app, game_id, as_seat, as_json, lambda v, b, seat: EndPhase(seat=seat))
 
 
