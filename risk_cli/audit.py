@@ -23,8 +23,8 @@ import click
 import msgspec
 
 from risk_cli import render
-from risk_cli.common import App, echo_json, game_argument, json_option, pass_app
-from risk_cli.history import progress_bar
+from risk_cli.common import App, GameArgument, echo_json, game_argument, json_option, pass_app
+from risk_cli.history import progress_bar, shown_progress
 from risk_core import RiskError, load_board
 from risk_core.views import view
 from risk_service.audit import AuditReport, audit_game
@@ -48,7 +48,7 @@ def open_input(path: Path) -> Iterator[IO[bytes]]:
 
 # --------------------------------------------------------------------------- audit
 @click.command()
-@click.argument("game_id", metavar="[GAME]", required=False)
+@click.argument("game_id", cls=GameArgument, metavar="[GAME]", required=False)
 @click.option(
     "--file",
     "path",
@@ -71,16 +71,16 @@ def audit(app: App, game_id: str | None, path: Path | None, as_json: bool) -> No
         raise click.UsageError("Name a stored GAME or an export --file (one of them).")
     if path is not None:
         with open_input(path) as f, progress_bar(read_header(f).events, "audit") as bar:
-            report = audit_export(f, progress=bar.update)
+            report = audit_export(f, progress=shown_progress(bar))
     elif app.backend.remote:
         # The service's export (of a finished game only): audited here.
         data = app.backend.export(str(game_id))
         with progress_bar(read_header(data).events, "audit") as bar:
-            report = audit_export(data, progress=bar.update)
+            report = audit_export(data, progress=shown_progress(bar))
     elif game_id is not None:
         service = app.service
         with progress_bar(service.state(game_id).version, "audit") as bar:
-            report = audit_game(service, game_id, progress=bar.update)
+            report = audit_game(service, game_id, progress=shown_progress(bar))
     if as_json:
         echo_json(msgspec.to_builtins(report))
     else:
@@ -207,7 +207,7 @@ def import_(app: App, path: Path, new_id: str | None, as_json: bool) -> None:
         total = read_header(f).events  # a foreign file is refused before a store is opened
         service = app.local_service("risk import")
         with progress_bar(total, "import") as bar:
-            imported = import_game(service, f, game_id=new_id, progress=bar.update)
+            imported = import_game(service, f, game_id=new_id, progress=shown_progress(bar))
     v = view(imported.state, None)
     if as_json:
         echo_json(

@@ -27,6 +27,7 @@ from risk_core.rulesets.clonewars_state import (
     AnswerCommand,
     AskCommand,
     BuildShip,
+    ChooseSupport,
     InvokeOrder66,
     MoveShip,
     PlacePalpatine,
@@ -126,6 +127,37 @@ def ships_follow(
             seat=seat, fighters=fighters, corvettes=corvettes, capitals=capitals
         ),
     )
+
+
+@click.command("support")
+@game_argument
+@click.argument("planet")
+@click.argument("kind", type=click.Choice(SHIP_KINDS))
+@click.argument("count", type=int)
+@as_option(MOVE_AS)
+@json_option
+@pass_app
+def support(
+    app: App,
+    game_id: str,
+    planet: str,
+    kind: str,
+    count: int,
+    as_seat: str | None,
+    as_json: bool,
+) -> None:
+    """COUNT of the KIND ships on PLANET support its battles this turn (CW-25).
+
+    Games started with --option ship_support=chosen.  The attacker chooses for a planet of its
+    own before invading from it (the others stay there after a conquest, DEC-36); the
+    defender for the attacked planet, then answers with `risk defend`.  Ships not named
+    support; 0 keeps a class out.
+    """
+
+    def build(v: JsonDict, b: Board, seat: int) -> Command:
+        return ChooseSupport(seat=seat, planet=territory(b, planet), kind=kind, count=count)
+
+    run_move(app, game_id, as_seat, as_json, build)
 
 
 @click.command("move-ship")
@@ -266,6 +298,9 @@ def galaxy(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
     click.echo("\n".join(galaxy_lines(v, Names(load_board(v["board"]), v["players"]))))
 
 
+SHIP_NAMES = {"fighter": "fighter", "corvette": "corvette", "capital": "capital ship"}
+
+
 def _ships_text(ships: JsonDict) -> str:
     return ", ".join(plural(ships[k], k) for k in SHIP_KINDS if ships.get(k))
 
@@ -283,6 +318,7 @@ def galaxy_lines(v: JsonDict, n: Names) -> list[str]:
         ]
     fleets = [
         f"{n.t(t)} ({n.seat(c['owner'])}): {_ships_text(c['ships'])}"
+        + (f" (supporting: {_ships_text(c['support']) or 'none'})" if "support" in c else "")
         for t, c in v["territories"].items()
         if "ships" in c
     ]
@@ -392,6 +428,7 @@ COMMANDS: list[click.Command] = [
     power,
     token,
     ships_follow,
+    support,
     move_ship,
     ask_command,
     answer_command,
@@ -474,6 +511,10 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     "ship_support": lambda d, n: (
         f"Dice: attack {_side_text(d['attack'], d['attack_natural'])}; defence "
         f"{_side_text(d['defence'], d['defence_natural'])}."
+    ),
+    "support_chosen": lambda d, n: (
+        f"{n.seat(d['seat'])} commits {plural(d['count'], SHIP_NAMES[d['kind']])} of "
+        f"{n.t(d['planet'])} to its battles this turn (CW-25)."
     ),
     "ships_moved": lambda d, n: (
         f"{n.seat(d['seat'])} moves {_ships_text(dict(zip(SHIP_KINDS, d['ships'], strict=True)))} "

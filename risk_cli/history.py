@@ -59,6 +59,12 @@ def progress_bar(total: int, what: str) -> Any:
     )
 
 
+def shown_progress(bar: Any) -> Callable[[int], None] | None:
+    """What to tell ``bar`` the events done, or None when it is not shown: an audit or an
+    import told nothing skips its call per record."""
+    return None if bar.disable else bar.update
+
+
 # --------------------------------------------------------------------------- replay
 @click.command()
 @game_argument

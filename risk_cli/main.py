@@ -110,6 +110,7 @@ FAMILY_COMMANDS: dict[str, tuple[str, str]] = {
     "power": ("risk_cli.clonewars_moves:power", "Play CARD for its special power at its timing (CW-14/15; see `risk rules clonewars`)."),
     "token": ("risk_cli.clonewars_moves:token", "Step 1 (Separatists): place the top token face down on PLANET, one of yours (CW-17)."),
     "ships-follow": ("risk_cli.clonewars_moves:ships_follow", "More ships follow your last conquest from its origin, before a new invasion (CW-29)."),
+    "support": ("risk_cli.clonewars_moves:support", "COUNT of the KIND ships on PLANET support its battles this turn (CW-25)."),
     "move-ship": ("risk_cli.clonewars_moves:move_ship", "Step 8: move one ship of KIND from FROM to TO through your faction's planets (CW-34)."),
     "ask-command": ("risk_cli.clonewars_moves:ask_command", "Step 9: ask your teammate to hand over PLANET (1 troop, no ship, token or Palpatine)."),
     "answer-command": ("risk_cli.clonewars_moves:answer_command", "Answer your teammate's change of command: yes hands the planet over (CW-35)."),

@@ -44,6 +44,9 @@ class Names:
         self.board = board
         self.players = list(players)
         self.owners: dict[str, int] = dict(owners or {})
+        # The side whose victory was announced (a faction's ``faction_won``): its name and
+        # seats, for the ``game_won`` told after it when the players carry no faction.
+        self.side: tuple[str, list[int]] | None = None
 
     def seat(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.players):
@@ -90,6 +93,8 @@ class Names:
             self.owners[d["territory"]] = d["seat"]  # a claim
         elif d["type"] == "conquered":
             self.owners[d["target"]] = self.army(d["origin"], d["seat"])
+        elif d["type"] == "faction_won":
+            self.side = (str(d["faction"]), list(d["seats"]))
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -279,8 +284,32 @@ def _won(d: JsonDict, n: Names) -> str:
         return f"{n.seat(d['seat'])} wins by completing the mission: {n.mission(d['mission'])}."
     if d["reason"] == "score":
         return _won_on_score(d, n)
+    if d["reason"] == "team":
+        return _won_with_team(d, n)
     how = "conquering the world" if d["reason"] == "conquest" else "being the last standing"
     return f"{n.seat(d['seat'])} wins by {how}."
+
+
+def _won_with_team(d: JsonDict, n: Names) -> str:
+    """A side's victory (a Clone Wars faction, CW-41; a Napoléon team, NAP-TEAM-11): the seat
+    the event names and every seat of its side, which win together.  The side comes from the
+    announcement told before (``faction_won``), else from the players' ``faction`` or
+    ``team``; a log told without either says "its team"."""
+    seat = d["seat"]
+    me = n.players[seat] if 0 <= seat < len(n.players) else {}
+    if n.side is not None and seat in n.side[1]:
+        faction, seats = n.side
+    elif me.get("faction") is not None:
+        faction = str(me["faction"])
+        seats = [i for i, p in enumerate(n.players) if p.get("faction") == faction]
+    elif me.get("team") is not None:
+        seats = [i for i, p in enumerate(n.players) if p.get("team") == me["team"]]
+        return f"{n.seat(seat)} wins with its team ({', '.join(map(n.seat, seats))})."
+    else:
+        return f"{n.seat(seat)} wins with its team."
+    members = ", ".join(map(n.seat, seats))
+    side = f"the {faction.capitalize()} faction ({members})"
+    return f"{n.seat(seat)} wins with {side}: a faction victory."
 
 
 def _won_on_score(d: JsonDict, n: Names) -> str:

@@ -7,6 +7,7 @@ No I/O beyond reading the packaged board data, no clock, no global random.  The 
     cmd = legal_commands(state)[0]                             # what the acting seat may do
     new_events = decide(state, cmd)                            # validate → events (RuleError)
     state = evolve(state, new_events[0])                       # apply one event (pure)
+    new_events = decide_and_apply(state, cmd)                  # decide, advancing state
     rulesets()                                                 # registered rule sets + options
 
 Commands and events are frozen msgspec Structs (``risk_core.model``); ``encode`` /
@@ -21,6 +22,7 @@ from risk_core.engine import (
     RuleSetInfo,
     apply_in_place,
     decide,
+    decide_and_apply,
     decode_state,
     evolve,
     legal_commands,
@@ -60,6 +62,7 @@ __all__ = [
     "apply_in_place",
     "board_names",
     "decide",
+    "decide_and_apply",
     "decode_command",
     "decode_event",
     "decode_events",

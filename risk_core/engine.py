@@ -48,7 +48,17 @@ def start(
 
 def decide(state: GameState, command: Command) -> list[Event]:
     """The events ``command`` causes in ``state``; raises ``RuleError`` and changes nothing."""
-    return ruleset_of(state).decide(state, command)
+    return get_ruleset(state.ruleset).decide(state, command)  # (``ruleset_of``: a call less)
+
+
+def decide_and_apply(state: GameState, command: Command) -> list[Event]:
+    """``decide``'s events, with ``state`` advanced by them as ``apply_in_place`` would (a
+    state the caller owns); raises ``RuleError`` and leaves ``state`` as it was.
+
+    Where the rule set ``decides_in_place`` the events are applied once, to ``state`` itself,
+    instead of once to ``decide``'s copy and again to ``state``.  The state's lists may be
+    replaced by others with the same contents: keep no reference to them across a call."""
+    return ruleset_of(state).decide_and_apply(state, command)
 
 
 def evolve(state: GameState, event: Event) -> GameState:
@@ -60,7 +70,7 @@ def evolve(state: GameState, event: Event) -> GameState:
 
 def apply_in_place(state: GameState, events: Iterable[Event]) -> GameState:
     """Apply events to a state the caller owns (the fast path of replays and projections)."""
-    rs = ruleset_of(state)
+    rs = get_ruleset(state.ruleset)  # (``ruleset_of``: a call less)
     if not rs.core_apply:
         for ev in events:
             rs.apply(state, ev)

@@ -29,7 +29,12 @@ Phase = str
 
 # --------------------------------------------------------------------------- commands
 class Command(
-    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    tag_field="type",
+    forbid_unknown_fields=True,
+    gc=False,
 ):
     """Base of every command; ``seat`` is who asks.  A field no command of its type has is
     refused when decoding (``risk submit`` and the service alike), never silently dropped."""
@@ -154,8 +159,14 @@ class LegalMove(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # --------------------------------------------------------------------------- events
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base of every event."""
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False):
+    """Base of every event.
+
+    Events, commands and pending orders are frozen and hold plain data only, nothing that
+    could refer back to them, so they are never part of a reference cycle: ``gc=False`` keeps
+    them out of the cycle collector, which otherwise counts and rescans every one a game
+    makes.
+    """
 
     @staticmethod
     def redact(d: dict[str, Any], seat: Seat | None) -> None:
@@ -434,7 +445,7 @@ class Player(msgspec.Struct, kw_only=True):
     commander: str | msgspec.UnsetType = msgspec.UNSET
 
 
-class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
+class PendingAttack(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """An attack order waiting for the defender's dice (``ask`` policy)."""
 
     defender: Seat
@@ -446,7 +457,7 @@ class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
     move: int | None
 
 
-class PendingOccupation(msgspec.Struct, frozen=True, kw_only=True):
+class PendingOccupation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     origin: int
     target: int
     min: int
@@ -548,17 +559,22 @@ copy_state = _make_copy_state()
 
 # ``decide``'s copy on write: the lists most events change in place are copied at once
 # (``copy_board``), the rest (hands, pile, discards, past seeds) only before the first event
-# that may change them (``unshare``).  Same generated, flat form as ``copy_state``.
+# that may change them (``unshare``).  Same generated, flat form as ``copy_state``.  Of the
+# board's lists, the set-up counts change only in the set-up (its placements) and the dice
+# script only while it holds faces (a battle takes its faces from it), so ``copy_board``
+# copies them only then: two lists less to copy for most commands.
 BOARD_FIELDS = ("owner", "armies", "setup_left", "dice_script")
 
 
 def _make_partial_copiers() -> tuple[Callable[[GameState], GameState], Callable[[GameState], None]]:
     first = ["def copy_board(s):", "    new = s.__copy__()"]
-    first += [f"    new.{name} = s.{name}[:]" for name in BOARD_FIELDS]
+    first += ["    new.owner = s.owner[:]", "    new.armies = s.armies[:]"]
+    first += ["    if s.phase == 'setup':", "        new.setup_left = s.setup_left[:]"]
+    first += ["    if s.dice_script:", "        new.dice_script = s.dice_script[:]"]
     first.append("    return new")
     rest = ["def unshare(new):"]
     for name, item in _list_fields(GameState):
-        if name in BOARD_FIELDS:
+        if name in ("owner", "armies"):
             continue
         if item is Player:
             rest += [f"    {name} = []", f"    for x in new.{name}:", "        y = x.__copy__()"]
@@ -572,7 +588,7 @@ def _make_partial_copiers() -> tuple[Callable[[GameState], GameState], Callable[
 
 
 copy_board, unshare = _make_partial_copiers()
-copy_board.__doc__ = "A copy of a state sharing every list but ``BOARD_FIELDS`` (see ``unshare``)."
+copy_board.__doc__ = "A copy of a state sharing every list ``BOARD_FIELDS``' events leave alone."
 unshare.__doc__ = "Give a ``copy_board`` copy its own lists and players: a full copy from now on."
 
 

@@ -31,9 +31,24 @@ def d6_faces(seed: int, counter: int, n: int) -> tuple[list[int], int]:
     after them: ``Rng.dice`` without a cursor object (a battle's throw, the hottest draw)."""
     faces: list[int] = []
     x = (seed + counter * GAMMA) & M64  # the stream's word before the next: one step each
+    for _ in range(n):
+        x = (x + GAMMA) & M64  # = (seed + counter * GAMMA) & M64, without the product
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        z ^= z >> 31
+        if z >= _D6_LIMIT:  # a word to reject (odds 4 in 2**64): the counting loop instead
+            return d6_faces_counted(seed, counter, n)
+        faces.append(z % 6 + 1)
+    return faces, counter + n  # one word per face: none was rejected
+
+
+def d6_faces_counted(seed: int, counter: int, n: int) -> tuple[list[int], int]:
+    """``d6_faces`` counting every word it draws, the rejected ones included."""
+    faces: list[int] = []
+    x = (seed + counter * GAMMA) & M64
     while n > 0:
         counter += 1
-        x = (x + GAMMA) & M64  # = (seed + counter * GAMMA) & M64, without the product
+        x = (x + GAMMA) & M64
         z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
         z ^= z >> 31

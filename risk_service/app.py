@@ -34,7 +34,6 @@ from typing import Any, ClassVar
 
 from eventsourcing.application import (
     Application,
-    ProcessingEvent,
     ProjectorFunction,
     project_aggregate,
 )
@@ -50,9 +49,10 @@ from eventsourcing.utils import Environment, EnvType, get_topic, register_topic
 
 import risk_core
 from risk_core import GameState, RuleError
-from risk_core.model import GameStarted
+from risk_core.engine import decide_and_apply
+from risk_core.model import Branched, GameStarted
 from risk_service import ledger
-from risk_service.mapper import EngineCommand, EngineEvent  # at run time, as datetime
+from risk_service.mapper import EngineCommand, EngineEvent, MsgspecMapper  # at run time
 
 SNAPSHOT_INTERVAL = 100
 log = logging.getLogger(__name__)
@@ -181,6 +181,41 @@ class Game(BaseAggregate[str]):
         return events
 
 
+_RECORDED = get_topic(Game.Recorded)
+_BRANCHED = get_topic(Game.Branched)
+
+
+class Play:
+    """One game's new records in a batch of the command worker, stored by
+    ``GameApplication.save_batch`` with the batch's ledger rows.
+
+    Commands are decided on ``state`` itself (``decide_and_apply``: where the rule set decides
+    in place, each event is applied once; a refusal leaves the state as it was) and their rows
+    are put together from the events' JSON (``MsgspecMapper.record_states``): the rows
+    ``Game.play`` and the library's save would store, stamped once per transaction, without a
+    domain event object per event.  ``opening``: a new game's ``Game``, whose opening events
+    are stored first.
+    """
+
+    __slots__ = ("base", "id", "opening", "records", "state")
+
+    def __init__(self, game_id: str, state: GameState, opening: Game | None = None) -> None:
+        self.id = game_id
+        self.state = state
+        self.base = state.version  # the records' events take the versions after it
+        self.records: list[tuple[risk_core.Command, list[risk_core.Event]]] = []
+        self.opening = opening
+
+    def play(self, command: risk_core.Command) -> list[risk_core.Event]:
+        """Decide ``command`` on the state and record what it caused (as ``Game.play``).
+
+        Raises ``RuleError`` with the state as it was and nothing recorded."""
+        events = decide_and_apply(self.state, command)
+        if events:
+            self.records.append((command, events))
+        return events
+
+
 class GameApplication(Application[str]):
     """Games in one store; configured only by the ``env`` built from a store URL."""
 
@@ -198,20 +233,37 @@ class GameApplication(Application[str]):
         # written in the same transaction as the events; the events table is unchanged.
         return ledger.application_recorder(self.factory)
 
-    def save_batch(self, games: Sequence[Game], write: ledger.LedgerWrite) -> ProcessingEvent[str]:
-        """Store the new events of several games and ledger rows in one transaction.
+    def save_batch(self, games: Sequence[Play], write: ledger.LedgerWrite) -> set[str]:
+        """Store the new records of several games and ledger rows in one transaction; the
+        games whose stored versions passed a multiple of ``SNAPSHOT_INTERVAL``.
 
         All or nothing: a conflict on any game version, request id or fence stores none.
         Snapshots are left to ``take_snapshots`` so that a caller can answer first.
         """
-        processing = ProcessingEvent[str]()
-        for game in games:  # what collect_events does, without its slow protocol checks
-            processing.events.extend(game.collect_events())
-            processing.aggregates[game.id] = game
-        # The recorder itself: the library's ``_record`` would also build a notification per event.
-        stored = list(map(self.mapper.to_stored_event, processing.events))
-        self.recorder.insert_events(stored, ledger=write)
-        return processing
+        mapper = self.mapper
+        assert isinstance(mapper, MsgspecMapper)
+        rows: list[ledger.EventRowTuple] = []
+        stamp = b""
+        due: set[str] = set()
+        for play in games:
+            if play.opening is not None:  # a new game: its opening as the library stores it
+                for opening in play.opening.collect_events():
+                    stored = mapper.to_stored_event(opening)
+                    rows.append((play.id, stored.originator_version, stored.topic, stored.state))
+            version = play.base
+            for command, events in play.records:
+                # One timestamp per transaction: its records are stored at the same moment.
+                stamp = stamp or mapper.timestamp(datetime_now_with_tzinfo())
+                states = mapper.record_states(command, events, stamp)
+                for event, state in zip(events, states, strict=True):
+                    version += 1
+                    topic = _BRANCHED if isinstance(event, Branched) else _RECORDED
+                    rows.append((play.id, version, topic, state))
+            first = 0 if play.opening is not None else play.base
+            if version // SNAPSHOT_INTERVAL > first // SNAPSHOT_INTERVAL:
+                due.add(play.id)
+        ledger.insert_batch(self.recorder, rows, write)
+        return due
 
     def put_snapshot(self, game_id: str, state: GameState) -> None:
         """Store a snapshot of a state the caller already holds (no replay needed)."""

@@ -41,7 +41,13 @@ spanning one is applied in two parts), so that the state audited is the one stor
 Records may come decoded (``GameRecord``) or as their JSON (``risk_service.records.RawRecord``:
 a SQLite store read straight from the file, an export's lines).  A raw record's events are
 compared with the re-executed ones as bytes and decoded only when they differ; the
-re-executed events, byte for byte the recorded ones, are those applied.
+re-executed events, byte for byte the recorded ones, are those applied.  Where the rule set
+decides in place (``RuleSet.decide_in_place``), a raw record's command is decided on the
+audit's own state, each event applied once as it is decided, instead of on a copy whose
+events are applied again: a refusal or a difference then stops the audit, reported as
+deciding on a copy reports it (tests/test_audit_in_place.py).  A record followed by one
+without a command (a branch point may cut it short) and an import's record spanning a
+snapshot's version are decided on a copy.
 """
 
 from __future__ import annotations
@@ -55,7 +61,8 @@ from typing import Any, Literal, NoReturn, Protocol
 import msgspec
 
 import risk_core
-from risk_core import Event, GameState, RiskError
+from risk_core import Event, GameState, RiskError, encode
+from risk_core.engine import ruleset_of
 from risk_core.model import (
     Branched,
     Command,
@@ -66,6 +73,7 @@ from risk_core.model import (
     SeedRevealed,
 )
 from risk_core.rng import seed_commitment
+from risk_core.rulesets.base import RuleSet
 from risk_service import read_sqlite, versions
 from risk_service import store as game_store
 from risk_service.history import reseed_commitment
@@ -302,13 +310,18 @@ class _Auditor:
         self.sink = sink
         self.game_id = game_id
         self.parent_events = parent_events
-        self.progress = progress
+        # Told the events checked; None when nobody listens (nothing to count either).
+        self.progress = (
+            None if isinstance(progress, Progress) and progress.progress is None else progress
+        )
         self.checks: list[Check] = []
         self.given: list[str] = []
         self.verified = 0
         self.upcast = upcast
         self.reseeds = 0
         self.state: GameState | None = None
+        self.rules: RuleSet  # the game's, once its opening is accepted (``_replay``)
+        self.in_place = False  # whether commands may be decided on the state itself
         self.tally: _Scan | None = None  # run_once: the totals, found as the events are
         if scan is not None:
             self._use(scan)
@@ -444,6 +457,9 @@ class _Auditor:
         following = next(records, None)
         self._opening(opening, following)
         self._written(opening)
+        assert self.state is not None  # the opening was accepted
+        self.rules = ruleset_of(self.state)
+        self.in_place = self.rules.decides_in_place
         version = len(opening.events)
         i = 0
         while following is not None:
@@ -497,20 +513,73 @@ class _Auditor:
         try:
             expected = risk_core.decide(self.state, record.command)
         except RiskError as e:
-            self._stop(
-                before + 1,
-                i,
-                0,
-                f"the recorded command is rejected: {e.message} [{e.code}]",
-                record.command,
-                None,
-                record.events[0] if record.events else None,
-            )
+            self._rejected(i, before, record, e)
         self._compare(i, before, record.command, expected, record.events, following)
+
+    def _rejected(self, i: int, before: int, record: GameRecord, e: RiskError) -> NoReturn:
+        self._stop(
+            before + 1,
+            i,
+            0,
+            f"the recorded command is rejected: {e.message} [{e.code}]",
+            record.command,
+            None,
+            record.events[0] if record.events else None,
+        )
 
     def _raw_command(self, i: int, before: int, record: RawRecord, following: Record | None) -> int:
         """A record left as JSON: its command decoded and decided again; the recorded events are
-        decoded only when they are not, byte for byte, what that gives.  Its event count."""
+        decoded only when they are not, byte for byte, what that gives.  Its event count.
+
+        Where the rule set decides in place (``RuleSet.decide_in_place``) the command is decided
+        on the audit's own state: nothing copied, each event applied once.  Not before a record
+        without a command (a branch point may cut this one short: the state must then stop
+        part-way), nor for an import's record spanning a snapshot (the state is written at its
+        multiple of the interval): those are decided on a copy and applied as accepted."""
+        state, command, sink = self.state, record.command, self.sink
+        assert command is not None and state is not None
+        in_place = self.in_place and (following is None or following.command is not None)
+        if in_place and sink is not None:
+            in_place = self.verified % sink.interval + record.version - before <= sink.interval
+        if not in_place:
+            return self._raw_on_copy(i, before, record, following)
+        try:
+            expected = self.rules.decide_in_place(state, command)
+        except RiskError as e:
+            # Refused, the state perhaps part-way through the command: the audit stops here, as
+            # ``_command`` stops on the same refusal (decided on a copy).
+            decoded = _decoded(record)
+            self._rejected(i, before, decoded, e)
+        encoded = encode(expected)
+        if encoded != record.events:
+            # The events are in the state already: compared without applying them again.  Any
+            # difference stops the audit (no branch point follows to cut the record short).
+            decoded = _decoded(record)
+            if self.tally is not None:
+                self.tally.commands += 1
+            self._compare(i, before, command, expected, decoded.events, following, applied=True)
+            self._written(decoded)
+            self._snapshot_due()  # accepted: JSON written otherwise, the same events
+            return len(decoded.events)
+        # The usual case: the recorded events are these, byte for byte (so are their Structs).
+        n = len(expected)
+        tally = self.tally
+        if tally is not None:
+            tally.commands += 1
+            if _SEEDS_TAG.search(encoded):  # a seed revealed at the end, a reseed: tallied
+                self._tally(expected)
+        self.verified += n
+        if sink is not None:
+            sink.record(command, expected, _each(encoded, expected))
+            if self.verified % sink.interval == 0:
+                sink.snapshot(state)
+        if self.progress is not None:
+            self.progress(n)
+        return n
+
+    def _raw_on_copy(self, i: int, before: int, record: RawRecord, following: Record | None) -> int:
+        """``_raw_command`` deciding on a copy of the state (``risk_core.decide``), the events
+        applied as accepted."""
         assert record.command is not None and self.state is not None
         try:
             expected = risk_core.decide(self.state, record.command)
@@ -520,11 +589,7 @@ class _Auditor:
             self._written(decoded)
             return len(decoded.events)
         sink = self.sink
-        if sink is None:
-            encoded = risk_core.encode(expected)
-        else:  # each event's JSON, for the rows: a list's JSON is its events', comma-separated
-            parts = [risk_core.encode(ev) for ev in expected]
-            encoded = b"[" + b",".join(parts) + b"]"
+        encoded = encode(expected)
         if encoded != record.events:
             decoded = _decoded(record)
             if self.tally is not None:
@@ -536,7 +601,7 @@ class _Auditor:
         if sink is None:
             risk_core.apply_in_place(self.state, expected)
         else:
-            sink.record(record.command, expected, parts)
+            sink.record(record.command, expected, _each(encoded, expected))
             self._apply(expected)
         tally = self.tally
         if tally is not None:
@@ -544,8 +609,17 @@ class _Auditor:
             if _SEEDS_TAG.search(encoded):  # a seed revealed at the end, a reseed: tallied
                 self._tally(expected)
         self.verified += len(expected)
-        self.progress(len(expected))
+        if self.progress is not None:
+            self.progress(len(expected))
         return len(expected)
+
+    def _snapshot_due(self) -> None:
+        """An import's snapshot, when the events verified end at a multiple of its interval
+        (after a record decided in place: the state holds them already)."""
+        sink = self.sink
+        if sink is not None and self.verified % sink.interval == 0:
+            assert self.state is not None
+            sink.snapshot(self.state)
 
     def _written(self, record: GameRecord) -> None:
         if self.sink is not None:
@@ -695,12 +769,16 @@ class _Auditor:
         expected: Sequence[Event],
         recorded: Sequence[Event],
         following: Record | None,
+        *,
+        applied: bool = False,
     ) -> None:
+        """``applied``: the state holds the expected events already (decided in place); those
+        the recorded events match are then counted, not applied again."""
         if len(expected) == len(recorded) and risk_core.encode(expected) == risk_core.encode(
             recorded
         ):
             # The usual case at once: a list's JSON is its events' JSON, comma-separated.
-            self._accept(recorded)
+            self._accept(recorded, applied=applied)
             return
         for k in range(max(len(expected), len(recorded))):
             want = expected[k] if k < len(expected) else None
@@ -722,14 +800,16 @@ class _Auditor:
             assert want is not None and got is not None
             if risk_core.encode(want) != risk_core.encode(got):
                 self._stop(before + k + 1, i, k, "the event differs", command, want, got)
-            self._accept([got])
+            self._accept([got], applied=applied)
 
-    def _accept(self, events: Sequence[Event]) -> None:
-        self._apply(events)
+    def _accept(self, events: Sequence[Event], *, applied: bool = False) -> None:
+        if not applied:
+            self._apply(events)
         if self.tally is not None:
             self._tally(events)
         self.verified += len(events)
-        self.progress(len(events))
+        if self.progress is not None:
+            self.progress(len(events))
 
     def _tally(self, events: Sequence[Event]) -> None:
         """run_once: what ``_Scan`` finds, found in the events accepted (before ``verified``
@@ -774,6 +854,14 @@ class _Auditor:
 
 # In the JSON of a seed_revealed or a dice_reseeded event (each kind's tag comes first).
 _SEEDS_TAG = re.compile(rb'"type":"(?:seed_revealed|dice_reseeded)"')
+
+
+def _each(encoded: bytes, events: Sequence[Event]) -> Sequence[bytes]:
+    """Each event's JSON, from ``encoded``, the JSON of the list of them: a list's JSON is its
+    events', comma-separated (most records are one event: the list's inside)."""
+    if len(events) == 1:
+        return (encoded[1:-1],)
+    return [encode(ev) for ev in events]
 
 
 def _cut_by_branch(following: Record | None) -> bool:

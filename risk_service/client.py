@@ -85,6 +85,8 @@ class ServiceClient:
     @property
     def partitions(self) -> int:
         """The partition count, set by the first worker (waited for while none has started)."""
+        if self._partitions is not None:  # read once: every request asks
+            return self._partitions
         deadline = time.monotonic() + self.timeout
         while self._partitions is None:
             found = self.redis.get(self.keys.config)

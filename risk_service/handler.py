@@ -58,7 +58,7 @@ from risk_core import GameState, RiskError, RuleError, SeatInfo, bots, to_act
 from risk_core.rulesets.base import COLOURS
 from risk_core.views import view, visible_events
 from risk_service import deadlines, history, ledger, signing
-from risk_service.app import SNAPSHOT_INTERVAL, Game
+from risk_service.app import Game, Play
 from risk_service.exchange import export_game
 from risk_service.ledger import OWNER, Fenced, LedgerWrite, RequestRow, SeatRow
 from risk_service.protocol import (
@@ -86,7 +86,7 @@ MAX_BOT_MOVES = 10_000  # a bot turn is a few dozen commands; more means a bot t
 RETRIES = 3  # attempts of one request when other writers keep taking its game's next version
 
 
-@dataclass
+@dataclass(slots=True)
 class Item:
     """One stream entry: its partition, position (for the ledger) and decoded request."""
 
@@ -96,7 +96,7 @@ class Item:
     seen: bool = False  # redelivered: its request id may be in the ledger already
 
 
-@dataclass
+@dataclass(slots=True)
 class Change:
     """What the worker announces and schedules after a game changed."""
 
@@ -106,14 +106,15 @@ class Change:
     rescheduled: bool = False  # the owner's row (its deadline) was written
 
 
-@dataclass
+@dataclass(slots=True)
 class _Batch:
-    games: dict[str, Game] = field(default_factory=dict)
+    games: dict[str, Play] = field(default_factory=dict)
     rows: list[RequestRow] = field(default_factory=list)
     seats: dict[tuple[str, int], SeatRow] = field(default_factory=dict)
     fences: dict[int, tuple[int, int]] = field(default_factory=dict)
     replies: dict[str, Reply] = field(default_factory=dict)  # by request id, as sent
     requests: dict[str, Request] = field(default_factory=dict)
+    encoded: list[tuple[Reply, bytes]] = field(default_factory=list)  # recorded replies' JSON
 
 
 def _reject(request_id: str, code: str, message: str, game_id: str = "") -> Reply:
@@ -141,6 +142,9 @@ class Handler:
         self._due: dict[str, tuple[int | None, int]] = {}
         self._timeouts: dict[str, list[deadlines.Timeout]] = {}  # from the ledger, per game
         self._snapshots_due: set[str] = set()  # games that passed a multiple of the interval
+        # The JSON of the last ``handle``'s stored replies, by ``id``: encoded once for the
+        # ledger, sent as they are (each kept with its reply, so no id is reused meanwhile).
+        self._encoded: dict[int, tuple[Reply, bytes]] = {}
 
     # ------------------------------------------------------------------ caches
     def forget(self, keep: Callable[[str], bool] = lambda game_id: False) -> None:
@@ -197,12 +201,17 @@ class Handler:
     ) -> Reply | None:
         """None when ``request`` is signed by the key of each seat of ``signers`` (seat,
         signature; OWNER: the owner's key) and within the time window; else the refusal."""
-        rows = [self._row(batch, request.game_id, seat) for seat, _ in signers]
-        hashes = [None if r is None else r.hash for r in rows]
-        if not signers or any(h is None or not h.startswith(signing.SEAT_KEY) for h in hashes):
+        gid = request.game_id
+        hashes: list[str] = []
+        for seat, _ in signers:
+            row = self._row(batch, gid, seat)
+            stored = None if row is None else row.hash
+            if stored is None or not stored.startswith(signing.SEAT_KEY):
+                return _unauthorized(request)
+            hashes.append(stored)
+        if not signers:
             return _unauthorized(request)
         message = signing.signed_bytes(request)
-        gid = request.game_id
         for stored, (seat, sig) in zip(hashes, signers, strict=True):
             if not self._verifier.verify(stored, message, sig, game_id=gid, seat=seat):
                 return _bad_signature(request)
@@ -238,6 +247,7 @@ class Handler:
         stored and no reply may be sent.
         """
         self.changed = {}
+        self._encoded = {}
         self._passed = passed
         self._due = due or {}
         replies: list[Reply | None] = [None] * len(items)
@@ -295,7 +305,10 @@ class Handler:
                     out[i] = batch.replies[rid] if same else _reused(request)
                     continue
                 reply, outcome = self._decide(batch, request)
-                stored = None if outcome is None else _recorded(outcome, request)
+                stored = None
+                if outcome is not None:
+                    encoded, stored = _encoded_outcome(outcome, request)
+                    batch.encoded.append((outcome, encoded))
             except IntegrityError:
                 self._discard(batch)
                 raise
@@ -350,11 +363,9 @@ class Handler:
         except BaseException:
             self._discard(batch)
             raise
-        self._snapshots_due.update(
-            str(e.originator_id)
-            for e in saved.events
-            if e.originator_version % SNAPSHOT_INTERVAL == 0
-        )
+        self._snapshots_due |= saved
+        for reply, encoded in batch.encoded:
+            self._encoded[id(reply)] = (reply, encoded)
         for (gid, seat), row in batch.seats.items():
             self._seat_rows(gid)[seat] = row
         for gid, game in batch.games.items():
@@ -366,6 +377,12 @@ class Handler:
                 game.state.version, to_act(game.state), deadline, rescheduled
             )
         return True
+
+    def encoded(self, reply: Reply) -> bytes:
+        """``encode(reply)``: for a reply of the last ``handle`` stored as an outcome, the
+        bytes encoded for the ledger."""
+        found = self._encoded.get(id(reply))
+        return found[1] if found is not None and found[0] is reply else encode(reply)
 
     def snapshots_due(self) -> bool:
         """Whether the last batches reached a version at which a snapshot is taken."""
@@ -389,10 +406,10 @@ class Handler:
         for gid, _ in batch.seats:
             self._seats.pop(gid, None)
 
-    def _game(self, batch: _Batch, game_id: str, state: GameState) -> Game:
+    def _game(self, batch: _Batch, game_id: str, state: GameState) -> Play:
         game = batch.games.get(game_id)
         if game is None:
-            game = batch.games[game_id] = Game.restore(game_id, state)
+            game = batch.games[game_id] = Play(game_id, state)  # advances the cached state
         return game
 
     # ------------------------------------------------------------------ writes
@@ -443,7 +460,7 @@ class Handler:
         )
         return reply, reply
 
-    def _bots(self, batch: _Batch, game: Game) -> list[risk_core.Event]:
+    def _bots(self, batch: _Batch, game: Play) -> list[risk_core.Event]:
         """Moves of seats handed to the computer, while one of them must act."""
         played: list[risk_core.Event] = []
         for _ in range(MAX_BOT_MOVES):
@@ -454,7 +471,7 @@ class Handler:
             played += self._bot_move(game, row.bot)
         raise RiskError("bot_stuck", f"The bots of game {game.id} did not finish their turn.")
 
-    def _bot_move(self, game: Game, level: str) -> list[risk_core.Event]:
+    def _bot_move(self, game: Play, level: str) -> list[risk_core.Event]:
         # Seeded by the version: the same position always gets the same move (deterministic).
         command = bots.choose(game.state, level=level, seed=game.state.version)
         return game.play(command)
@@ -522,7 +539,7 @@ class Handler:
             events = risk_core.start(
                 request.ruleset, players, seed=seed, options=dict(request.options), game_id=gid
             )
-            game = Game.start(gid, events)
+            game = Play(gid, (opening := Game.start(gid, events)).state, opening)
         except RiskError as e:
             reply = _reject(rid, e.code, e.message, gid)
             return reply, reply
@@ -815,8 +832,16 @@ def _digest(request: Request) -> str:
 
 
 def _recorded(reply: Reply, request: Request) -> bytes:
-    fields = {f: getattr(reply, f) for f in Reply.__struct_fields__}
-    return encode(_Recorded(**fields, request=_digest(request)))
+    """``_Recorded``'s encoding of ``reply`` and ``request``'s digest: the reply's own JSON
+    with the digest as its last field (a struct's fields are written in order, and the digest
+    is never empty, so never left out), without a copy of the reply to encode."""
+    return _encoded_outcome(reply, request)[1]
+
+
+def _encoded_outcome(reply: Reply, request: Request) -> tuple[bytes, bytes]:
+    """``encode(reply)`` and ``_recorded(reply, request)``, the reply encoded once."""
+    encoded = encode(reply)
+    return encoded, encoded[:-1] + b',"request":"' + _digest(request).encode() + b'"}'
 
 
 def infrastructure(error: BaseException) -> bool:

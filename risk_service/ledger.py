@@ -25,12 +25,15 @@ kind of store; ``application_recorder`` picks the one matching the factory.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
+from eventsourcing import persistence
 from eventsourcing.persistence import (
     ApplicationRecorder,
     InfrastructureFactory,
@@ -38,12 +41,19 @@ from eventsourcing.persistence import (
     StoredEvent,
 )
 from eventsourcing.popo import POPOApplicationRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteFactory
+from eventsourcing.sqlite import (
+    SQLiteApplicationRecorder,
+    SQLiteConnection,
+    SQLiteCursor,
+    SQLiteDatastore,
+    SQLiteFactory,
+)
 from eventsourcing.utils import get_topic
 
 from risk_service.stores import BACKGROUND_CHECKPOINTS, tune_sqlite
 
 OWNER = -1  # the seat number of the game owner's row
+EventRowTuple = tuple[str, int, str, bytes]  # a stored event: game id, version, topic, state
 
 
 class Fenced(IntegrityError):
@@ -165,8 +175,84 @@ def _seat(row: Any) -> SeatRow:
     )
 
 
+# The library's translation of the driver's errors (``SQLiteTransaction``), most specific first.
+_SQLITE_ERRORS: tuple[tuple[type[sqlite3.Error], type[persistence.PersistenceError]], ...] = (
+    (sqlite3.InterfaceError, persistence.InterfaceError),
+    (sqlite3.DataError, persistence.DataError),
+    (sqlite3.OperationalError, persistence.OperationalError),
+    (sqlite3.IntegrityError, persistence.IntegrityError),
+    (sqlite3.InternalError, persistence.InternalError),
+    (sqlite3.ProgrammingError, persistence.ProgrammingError),
+    (sqlite3.NotSupportedError, persistence.NotSupportedError),
+    (sqlite3.DatabaseError, persistence.DatabaseError),
+    (sqlite3.Error, persistence.PersistenceError),
+)
+
+
 class SQLiteLedgerRecorder(SQLiteApplicationRecorder, LedgerReader):
     _sql = _SQL("risk_", "?", "BLOB")
+
+    def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        sql = self._sql
+        self._fence_sql = sql(_SQL.fence)
+        self._request_sql = sql(_SQL.insert_request)
+        self._seat_sql = sql(_SQL.upsert_seat)
+        # ``write_batch``'s connection, held: taking one from the library's pool and its
+        # transaction wrappers cost more than the statements of a one-command transaction.
+        self._writer: SQLiteConnection | None = None
+        self._writer_lock = threading.Lock()
+
+    def write_batch(self, rows: Sequence[EventRowTuple], write: LedgerWrite) -> None:
+        """``insert_events(rows, ledger=write)``, one transaction on a connection of its own:
+        the same statements (the fence first), the same errors (the library's), and the
+        events inserted by one ``executemany``."""
+        if self.datastore.pool.is_sqlite_memory_mode:  # a database per connection: the pool's
+            self.insert_events(_stored(rows), ledger=write)
+            return
+        with self._writer_lock:
+            writer = self._writer
+            if writer is None:
+                try:  # made as the pool makes its own (``stores.tune_sqlite``)
+                    writer = self._writer = self.datastore.pool._create_connection()
+                except sqlite3.Error as e:
+                    raise _translated(e) from e
+            conn = writer._sqlite_conn
+            try:
+                conn.execute("BEGIN")
+                for part, (fence, position) in sorted(write.fences.items()):
+                    if conn.execute(self._fence_sql, (part, fence, position)).fetchone() is None:
+                        raise Fenced(f"Partition {part} has a newer owner than fence {fence}.")
+                if write.requests:
+                    conn.executemany(
+                        self._request_sql,
+                        [(r.request_id, r.game_id, r.seat, r.outcome) for r in write.requests],
+                    )
+                if write.seats:
+                    conn.executemany(
+                        self._seat_sql,
+                        [(s.game_id, s.seat, s.hash, s.bot, s.deadline_ms) for s in write.seats],
+                    )
+                conn.executemany(self.insert_events_statement, rows)
+                conn.commit()
+            except BaseException as e:
+                self._roll_back(conn)
+                if isinstance(e, sqlite3.Error):
+                    raise _translated(e) from e
+                raise
+
+    def _roll_back(self, conn: sqlite3.Connection) -> None:
+        try:
+            if conn.in_transaction:
+                conn.rollback()
+        except sqlite3.Error:  # a connection that cannot roll back is not used again
+            self.close_writer()
+
+    def close_writer(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            with contextlib.suppress(sqlite3.Error):
+                writer.close()
 
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(), *map(self._sql, _SQL.create)]
@@ -205,6 +291,13 @@ class SQLiteLedgerRecorder(SQLiteApplicationRecorder, LedgerReader):
     def ledger_secret(self, name: str) -> bytes:
         with self.datastore.transaction(commit=True) as c:
             return _secret(c, self._sql, name)
+
+
+def _translated(error: sqlite3.Error) -> persistence.PersistenceError:
+    for driver, library in _SQLITE_ERRORS:
+        if isinstance(error, driver):
+            return library(error)
+    return persistence.PersistenceError(error)
 
 
 def _secret(cursor: Any, sql: _SQL, name: str) -> bytes:
@@ -288,6 +381,23 @@ def application_recorder(factory: InfrastructureFactory[Any]) -> ApplicationReco
     factory.env[factory.APPLICATION_RECORDER_TOPIC] = get_topic(cls)
     recorder: ApplicationRecorder = factory.application_recorder()
     return recorder
+
+
+def insert_batch(
+    recorder: ApplicationRecorder, rows: Sequence[EventRowTuple], write: LedgerWrite
+) -> None:
+    """Store events (as columns) and ``write`` in one transaction: the SQLite recorder's
+    ``write_batch``, else the recorder's ``insert_events``."""
+    if isinstance(recorder, SQLiteLedgerRecorder):
+        recorder.write_batch(rows, write)
+    else:
+        recorder.insert_events(_stored(rows), ledger=write)
+
+
+def _stored(rows: Sequence[EventRowTuple]) -> list[StoredEvent]:
+    return [
+        StoredEvent(originator_id=g, originator_version=v, topic=t, state=s) for g, v, t, s in rows
+    ]
 
 
 def reader(recorder: object) -> LedgerReader:

@@ -243,16 +243,6 @@ def _file_ledger(path: Path) -> Any:
 
 
 # ----------------------------------------------------------------------------- whole histories
-class _RawRow(msgspec.Struct, gc=False):
-    """A stored game event as ``risk_service.mapper.EventRow``, its event and command kept as
-    the JSON they are stored as (``risk_core.encode``'s bytes: nothing decoded)."""
-
-    event: msgspec.Raw
-    command: msgspec.Raw = msgspec.Raw()  # empty: none (msgspec reads no Raw in a union)
-    batch: int = 0
-
-
-_raw_rows_decoder = msgspec.json.Decoder(list[_RawRow])
 PAGE_EVENTS = "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version > ? "
 PAGE_EVENTS += "AND originator_version <= ? ORDER BY originator_version"
 
@@ -260,15 +250,16 @@ PAGE_EVENTS += "AND originator_version <= ? ORDER BY originator_version"
 def raw_records(path: Path, game_id: str, upto: int, page: int = 2000) -> Iterator[RawRecord]:
     """The game's records up to version ``upto`` (which ends a record), read from the SQLite
     file ``page`` events at a time, as ``GameService.iter_records`` groups them (a row with a
-    ``batch`` opens a record): the commands decoded (a page's at once), the events left as
-    their stored JSON (``risk_service.records``).
+    ``batch`` opens a record): the commands decoded, the events left as their stored JSON
+    (``risk_service.records``).
 
     For an audit (``risk_service.audit``), which decodes a record's events only when
     re-execution does not give them back byte for byte.  ``sqlite3.Error`` if the file cannot
     be read, ``msgspec.DecodeError`` if a row does not decode; the caller has checked that the
     game has ``upto`` events."""
-    from risk_service.records import RawRecord, decode_commands  # not for `risk show`
+    from risk_service.records import RawRecord, row_decoder  # not for `risk show`
 
+    decode = row_decoder()
     db = sqlite3.connect(path)
     try:
         db.execute("PRAGMA cache_size = -512")  # KiB: each page is read once
@@ -277,33 +268,19 @@ def raw_records(path: Path, game_id: str, upto: int, page: int = 2000) -> Iterat
         held: list[msgspec.Raw] = []
         while read < upto:
             found = db.execute(PAGE_EVENTS, (game_id, read, min(read + page, upto)))
-            states = [r[0] for r in found]
-            if not states:
+            # A page's rows decoded in one call: each event left as its JSON, every command
+            # decoded (as the store's reader does; only a record's first row's counts).
+            rows = decode(b"[" + b",".join([r[0] for r in found]) + b"]")
+            if not rows:
                 break
-            rows = _raw_rows_decoder.decode(b"[" + b",".join(states) + b"]")
-            events = [r.event for r in rows]
-            opens = [k for k, r in enumerate(rows) if r.batch or not k and not held]
-            # Every command is decoded, as the store's reader does; only a record's first
-            # row's counts.
-            with_command = [k for k, r in enumerate(rows) if r.command]
-            body = b",".join([rows[k].command for k in with_command])
-            commands = dict(zip(with_command, decode_commands(b"[" + body + b"]"), strict=True))
-            if opens and opens[0] == 0 and held:  # the record under way ends with the page
-                yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
-                held = []
-            ends = [*opens[1:], len(rows)] if opens else []
-            for k, end in zip(opens, ends, strict=True):
-                if held:  # the record under way goes on in this page, up to its first opening
-                    yield RawRecord(read + k, command, b"[" + b",".join(held + events[:k]) + b"]")
+            for row in rows:
+                if row.batch and held:  # a row with a batch opens the next record
+                    yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
                     held = []
-                command = commands.get(k)
-                if end == len(rows):
-                    held = events[k:]  # it may go on in the next page
-                else:
-                    yield RawRecord(read + end, command, b"[" + b",".join(events[k:end]) + b"]")
-            if not opens:
-                held += events
-            read += len(rows)
+                if not held:
+                    command = row.command
+                held.append(row.event)
+                read += 1  # versions run 1, 2, ... without gaps
         if held:
             yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
     finally:

@@ -12,7 +12,7 @@ look closer.  The readers: ``risk_service.read_sqlite.raw_records`` (a SQLite st
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Union
+from typing import Any, Protocol, Union
 
 import msgspec
 
@@ -41,8 +41,13 @@ def _decoder(kind: str) -> Any:
     decoder = _decoders.get(key)
     if decoder is None:
         commands: Any = Union.__getitem__(tuple(model.COMMAND_TYPES))  # as risk_core.model's
-        if kind == "commands":  # a JSON array of commands
-            decoder = msgspec.json.Decoder(list[commands])  # type: ignore[valid-type]
+        if kind == "rows":  # stored game events (``read_sqlite.raw_records``)
+            row = msgspec.defstruct(
+                "RawRow",
+                [("event", msgspec.Raw), ("command", commands | None, None), ("batch", int, 0)],
+                gc=False,
+            )
+            decoder = msgspec.json.Decoder(list[row])  # type: ignore[valid-type]
         else:  # an export's line, its events left as JSON
             line = msgspec.defstruct(
                 "RawLine",
@@ -54,10 +59,20 @@ def _decoder(kind: str) -> Any:
     return decoder
 
 
-def decode_commands(body: bytes) -> list[Command]:
-    """A JSON array of commands; ``msgspec.DecodeError`` as ``risk_core.decode_command``."""
-    commands: list[Command] = _decoder("commands").decode(body)
-    return commands
+class StoredRow(Protocol):
+    """A stored game event as ``risk_service.mapper.EventRow``, its event kept as the JSON it
+    is stored as (``risk_core.encode``'s bytes) and its command decoded (``row_decoder``)."""
+
+    event: msgspec.Raw
+    command: Command | None
+    batch: int
+
+
+def row_decoder() -> Callable[[bytes], list[StoredRow]]:
+    """A decoder of a JSON array of stored game events (SQLite's ``state`` column, its rows
+    comma-separated), for a pass over many pages."""
+    decoder: Callable[[bytes], list[StoredRow]] = _decoder("rows").decode
+    return decoder
 
 
 def decode_line(line: bytes) -> RawRecord:

@@ -29,6 +29,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
+from itertools import chain
 from typing import cast
 
 import msgspec
@@ -46,6 +47,7 @@ import risk_core
 from risk_core import GameState, RiskError, SeatInfo
 from risk_core.model import Branched, GameStarted, OptionValue, copy_state
 from risk_service.app import SNAPSHOT_INTERVAL, Game, GameApplication, GameSnapshot
+from risk_service.ledger import SQLiteLedgerRecorder
 from risk_service.mapper import EngineCommand, EngineEvent, EventRow, MsgspecMapper
 from risk_service.stores import (
     BACKGROUND_CHECKPOINTS,
@@ -64,6 +66,9 @@ CACHE_SIZE = 64  # latest states kept per service instance
 LIST_PAGE = 500  # notifications read per query when listing games
 RECORD_PAGE = 2000  # events read per query when a history is streamed (``iter_records``)
 WRITE_BATCH = 2000  # events written per statement when a history is imported
+# Rows per INSERT of an import into SQLite: 4 parameters each, under the 999 parameters of a
+# statement that SQLite allowed before 3.32.
+ROWS_PER_INSERT = 200
 Row = tuple[str, int, str, bytes]  # a stored event's columns: id, version, topic, state
 log = logging.getLogger(__name__)
 
@@ -509,10 +514,17 @@ class GameService:
         statement += "(?, ?, ?, ?)"
         events = statement.format("", recorder.events_table_name)
         shortcuts = statement.format("OR REPLACE ", snapshots.events_table_name)
+        # Many rows per statement: SQLite steps once per statement, not once per row (the
+        # import's inserts cost about half as much), the rows inserted in the order listed.
+        many = events + ", (?, ?, ?, ?)" * (ROWS_PER_INSERT - 1)
         with recorder.datastore.transaction(commit=True) as cursor:
 
             def insert_sqlite(rows: list[Row], snaps: list[Row]) -> None:
-                for sql, batch in ((events, rows), (shortcuts, snaps)):
+                k = ROWS_PER_INSERT
+                whole = len(rows) - len(rows) % k
+                for start in range(0, whole, k):
+                    cursor.execute(many, [*chain.from_iterable(rows[start : start + k])])
+                for sql, batch in ((events, rows[whole:]), (shortcuts, snaps)):
                     if batch:
                         cursor.executemany(sql, batch)
 
@@ -550,6 +562,9 @@ class GameService:
     def close(self) -> None:
         with self._lock:
             self._cache.clear()
+            recorder = self._app.recorder
+            if isinstance(recorder, SQLiteLedgerRecorder):
+                recorder.close_writer()
             self._app.close()
             if self._checkpointer is not None:
                 self._checkpointer.close()
@@ -794,6 +809,10 @@ def _row(stored: StoredEvent) -> Row:
     return (str(stored.originator_id), stored.originator_version, stored.topic, stored.state)
 
 
+# The end of a record's first row: its size (``app.Game``), for the usual sizes.
+_BATCH_TAILS = tuple(b',"batch":%d}' % n for n in range(16))
+
+
 class HistoryWriter:
     """The rows of a new game's history, record by record (``GameService.writing``).
 
@@ -835,12 +854,15 @@ class HistoryWriter:
         version = self._version
         if encoded and command is not None and self._raw and version > 0:
             prefix, gid, topic, rows = self._prefix, self.game_id, self._recorded, self._rows
-            head = b',"command":%s,"batch":%d}' % (risk_core.encode(command), len(encoded))
-            rows.append((gid, version + 1, topic, prefix + encoded[0] + head))
-            rows += [
-                (gid, v, topic, prefix + body + b"}")
-                for v, body in enumerate(encoded[1:], start=version + 2)
-            ]
+            n = len(encoded)
+            tail = _BATCH_TAILS[n] if n < len(_BATCH_TAILS) else b',"batch":%d}' % n
+            parts = (prefix, encoded[0], b',"command":', risk_core.encode(command), tail)
+            rows.append((gid, version + 1, topic, b"".join(parts)))
+            if n > 1:  # most records are one event: no list made for the rest
+                rows += [
+                    (gid, v, topic, prefix + body + b"}")
+                    for v, body in enumerate(encoded[1:], start=version + 2)
+                ]
         else:
             self._rows += map(
                 _row,

@@ -12,13 +12,16 @@ reconnection apply unchanged.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import hiredis
 import redis
-from redis.connection import AbstractConnection
 
-_SKIP = hiredis.pack_command(("CLIENT", "REPLY", "SKIP"))
+Arg = str | bytes | int | float
+# hiredis's stub types the argument as a tuple of one value; it takes any number of them.
+_pack_command: Callable[[tuple[Arg, ...]], bytes] = hiredis.pack_command  # type: ignore[assignment]
+_SKIP = _pack_command(("CLIENT", "REPLY", "SKIP"))
 
 
 class Batch:
@@ -31,8 +34,8 @@ class Batch:
         self.packed: list[bytes] = []
         self.replies = 0
 
-    def add(self, *args: str | bytes | int | float) -> None:
-        self.packed.append(hiredis.pack_command(args))
+    def add(self, *args: Arg) -> None:
+        self.packed.append(_pack_command(args))
         self.replies += 1
 
     def add_packed(self, packed: bytes, replies: int) -> None:
@@ -40,7 +43,7 @@ class Batch:
         self.packed.append(packed)
         self.replies += replies
 
-    def add_quiet(self, *args: str | bytes | int | float) -> None:
+    def add_quiet(self, *args: Arg) -> None:
         """A command whose reply Redis never sends (``CLIENT REPLY SKIP``, Redis ≥ 3.2).
 
         Replies written before a blocking command of the same batch would wake the reader
@@ -50,7 +53,7 @@ class Batch:
         redelivery, answered from the ledger).
         """
         self.packed.append(_SKIP)
-        self.packed.append(hiredis.pack_command(args))
+        self.packed.append(_pack_command(args))
 
     def __len__(self) -> int:
         return len(self.packed)
@@ -63,11 +66,12 @@ class Channel:
     def __init__(self, client: redis.Redis) -> None:
         self._pool = client.connection_pool
         self._local = threading.local()
-        self._held: list[AbstractConnection] = []
+        # redis-py's connection methods are unannotated: ``Any`` keeps strict typing quiet.
+        self._held: list[Any] = []
         self._lock = threading.Lock()
 
-    def _connection(self) -> AbstractConnection:
-        conn: AbstractConnection | None = getattr(self._local, "conn", None)
+    def _connection(self) -> Any:
+        conn: Any = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._local.conn = self._pool.get_connection()
             with self._lock:
@@ -109,9 +113,9 @@ class Channel:
         self._local = threading.local()
 
 
-def pack(*commands: tuple[str | bytes | int | float, ...]) -> bytes:
+def pack(*commands: tuple[Arg, ...]) -> bytes:
     """Commands packed once, for a batch that sends the same ones again (``add_packed``)."""
-    return b"".join(hiredis.pack_command(c) for c in commands)
+    return b"".join(_pack_command(c) for c in commands)
 
 
 def streams_read(reply: Any) -> list[tuple[bytes, list[Any]]]:

@@ -130,7 +130,7 @@ def _id_key(entry_id: bytes | str) -> tuple[int, int]:
     return int(ms), int(seq or 0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     partition: int
     id: bytes
@@ -255,10 +255,11 @@ class Worker:
             self._flush()
             self.stopping.wait(self.lease_ms / 6000)
             return
-        for p in sorted(self.needs_recovery & set(self.owned)):
-            self._flush()
-            self._process(self._recover(p))
-        self.needs_recovery.clear()
+        if self.needs_recovery:
+            for p in sorted(self.needs_recovery & set(self.owned)):
+                self._flush()
+                self._process(self._recover(p))
+            self.needs_recovery.clear()
         self._process(self._read())
 
     def _read(self) -> list[Entry]:
@@ -283,7 +284,11 @@ class Worker:
             if p not in self.owned or not messages:
                 continue
             first = oldest.get(p)
-            if first is not None and _id_key(first) < _id_key(messages[0][0]):
+            if (
+                first is not None
+                and first != messages[0][0]  # the usual case: the oldest pending is this read's
+                and _id_key(first) < _id_key(messages[0][0])
+            ):
                 # Something older is pending (a crashed or stale owner's, or one of ours that
                 # failed): resolve it first, in order, with what was just read.
                 entries += self._recover(p)
@@ -401,7 +406,7 @@ class Worker:
         outbox = self._outbox
         for entry, item, reply in zip(kept, items, replies, strict=True):
             if not isinstance(item.request, TimeoutRequest):
-                self._push_reply(outbox, reply)
+                self._push_reply(outbox, reply, self.handler.encoded(reply))
             if reply.code == "failed":  # the request logic failed on it: it would again
                 self._bury(outbox, entry, f"failed: {reply.message}")
         for entry, error in bad:
@@ -439,9 +444,10 @@ class Worker:
             batch.add("PING")
             self._channel.send(batch)
 
-    def _push_reply(self, batch: Batch, reply: Reply) -> None:
+    def _push_reply(self, batch: Batch, reply: Reply, data: bytes | None = None) -> None:
+        """Push ``reply`` (``data``: its encoding, when the caller has it) to its client."""
         key = self.keys.reply(reply.request_id)
-        batch.add_quiet("RPUSH", key, encode(reply))
+        batch.add_quiet("RPUSH", key, encode(reply) if data is None else data)
         batch.add_quiet("PEXPIRE", key, REPLY_TTL_MS)
 
     def _announce(self, outbox: Batch) -> None:
@@ -452,10 +458,12 @@ class Worker:
                 self.keys.channel(gid),
                 encode({"game_id": gid, "version": change.version, "to_act": change.to_act}),
             )
+            if not (change.deadline_ms or change.rescheduled):
+                continue  # no deadline, none just removed: nothing to schedule
             key = self.keys.deadlines(partition_of(gid, self.partitions))
             if change.deadline_ms and change.to_act is not None:
                 outbox.add_quiet("EVALSHA", self._load(SCHEDULE), 1, key, change.deadline_ms, gid)
-            elif change.deadline_ms or change.rescheduled:
+            else:
                 # Without a deadline, none can be scheduled but one just removed (and any left
                 # over is dropped by ``_issue_timeouts``).
                 outbox.add_quiet("ZREM", key, gid)

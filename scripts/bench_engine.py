@@ -8,8 +8,10 @@ Usage (from the project root)::
 Greedy bots play classic games with seeds 1..N.  Three figures, measured separately:
 
 (a) ``decide`` + applying its events, in commands per second.  The command lists are recorded
-    first, so bot thinking is excluded; the state is advanced in place (the path a service
-    takes), and the copying path (``evolve`` per event) is shown alongside;
+    first, so bot thinking is excluded; the state is advanced in place (``apply_in_place``),
+    and alongside are ``engine.decide_and_apply`` (for a caller that owns its state, as a
+    service or an audit does: each event applied once, to that state) and the copying path
+    (``evolve`` per event);
 (b) ``replay`` of each whole history, in events per second;
 (c) whole games per second, bots included (``start`` to the winner).
 
@@ -67,6 +69,13 @@ def decide_in_place(games: list[Game]) -> None:
             rc.apply_in_place(state, rc.decide(state, cmd))
 
 
+def decide_and_apply(games: list[Game]) -> None:
+    for opening, commands, _ in games:
+        state = rc.replay(opening)
+        for cmd in commands:
+            rc.engine.decide_and_apply(state, cmd)
+
+
 def decide_evolve(games: list[Game]) -> None:
     for opening, commands, _ in games:
         state = rc.replay(opening)
@@ -99,6 +108,7 @@ def finished(games: int, players: int, level: str) -> int:
 # What --instructions measures: name -> (what it divides by, function of the recorded games).
 WORKLOADS: dict[str, Callable[[list[Game]], None]] = {
     "decide": decide_in_place,
+    "decide_and_apply": decide_and_apply,
     "evolve": decide_evolve,
     "replay": replay_all,
 }
@@ -173,6 +183,7 @@ def instructions(games: int, players: int, level: str) -> None:
         )
         for name, unit, count in (
             ("decide", "command", n_cmds),
+            ("decide_and_apply", "command", n_cmds),
             ("evolve", "command", n_cmds),
             ("replay", "event", n_events),
         ):
@@ -247,11 +258,13 @@ def main() -> None:
     )
 
     t_place = best_of(args.repeat, lambda: decide_in_place(games))
+    t_once = best_of(args.repeat, lambda: decide_and_apply(games))
     t_evolve = best_of(args.repeat, lambda: decide_evolve(games))
     t_replay = best_of(args.repeat, lambda: replay_all(games))
     t_full = best_of(args.repeat, lambda: record(args.games, args.players))
     full = min(full, t_full)
     print(f"(a) decide + apply_in_place : {n_cmds / t_place:>10,.0f} commands/s  (target 50,000)")
+    print(f"    decide_and_apply        : {n_cmds / t_once:>10,.0f} commands/s")
     print(f"    decide + evolve         : {n_cmds / t_evolve:>10,.0f} commands/s")
     print(f"    events decided          : {(n_events - n_setup) / t_place:>10,.0f} events/s")
     print(

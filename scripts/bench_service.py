@@ -26,6 +26,19 @@ figures of both are printed side by side (run of median throughput of each).
 ``--instructions`` counts what a machine's load cannot blur: the instructions the worker
 process executes per command (valgrind's callgrind, 1 client, SQLite), as the difference of a
 run of ``--commands`` commands and one of 100, for this checkout and ``--before``'s.
+
+``--breakdown`` times the parts of a round trip at 1 client (medians over ``--commands``
+commands of one game, the first tenth left out): the client's (in a process of its own), the
+two Redis hops (from the moment one side hands its batch to the socket to the moment the
+other side's read returns, by the machine's monotonic clock, which every process shares), and
+the worker's (a ``Worker`` in a thread of this process, its decoding, authentication,
+deciding, encoding and store transaction timed by wrappers; the rest of its step is what is
+left of the time from its read's answer to its next write).
+
+``--warm`` times the same worker parts with the worker's request logic called in a loop in
+this process (no Redis, no process waking up between commands): set against ``--breakdown``,
+how much of each part is the work itself and how much the cold start of a process woken for
+every command.
 Figures only.
 """
 
@@ -74,7 +87,7 @@ def commands_for(game_id: str, seed: int, n: int) -> list[risk_core.Command]:
     return out
 
 
-def client(url: str, game_id: str, seed: int, n: int, start: float, queue: mp.Queue) -> None:
+def client(url: str, game_id: str, seed: int, n: int, start: float, queue: mp.Queue[Any]) -> None:
     commands = commands_for(game_id, seed, n)
     with ServiceClient(url) as c:
         keys = seated(c.ok, game_id, PLAYERS, seed=seed).keys  # every seat claimed
@@ -186,7 +199,7 @@ class Result(NamedTuple):
         )
 
 
-def collect(queue: mp.Queue, procs: list[mp.Process]) -> Any:
+def collect(queue: mp.Queue[Any], procs: list[mp.Process]) -> Any:
     """The next client's figures; an error as soon as a client died without giving any."""
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
@@ -209,7 +222,7 @@ def run(
     store: str | None = None,
 ) -> Result:
     per = max(200, total // clients)
-    queue: mp.Queue = mp.Queue()
+    queue: mp.Queue[Any] = mp.Queue()
     start = time.time() + 3.0  # time for every client to precompute and create its game
     procs = [
         mp.Process(target=client, args=(url, f"{tag}-{i}", 1000 + i, per, start, queue))
@@ -228,11 +241,11 @@ def run(
         p.join()
     times = [t for r, _, _ in results for t in r]
     wall = max(w for _, w, _ in results)
-    per = 1e6 / len(times)
+    scale = 1e6 / len(times)  # seconds in all → µs per command
     cpu = (
-        (after["workers"] - before["workers"]) * per,
-        sum(c for _, _, c in results) * per,
-        (after["redis"] - before["redis"]) * per,
+        (after["workers"] - before["workers"]) * scale,
+        sum(c for _, _, c in results) * scale,
+        (after["redis"] - before["redis"]) * scale,
     )
     return Result(workers, clients, times, len(times) / wall, cpu, locks)
 
@@ -261,6 +274,7 @@ def measure(args: argparse.Namespace) -> None:
             try:
                 for clients in args.clients:
                     near, _ = ping(server.url, 1000)  # the floor right now: the machine drifts
+                    assert server.process is not None
                     pids = {"workers": [p.pid for p in procs], "redis": [server.process.pid]}
                     runs = sorted(
                         (
@@ -411,6 +425,225 @@ def instructions(args: argparse.Namespace) -> None:
         )
 
 
+# --------------------------------------------------------------------------- --breakdown
+# The parts of one round trip, by the monotonic clock (the same for every process of the
+# machine): the client's (a process of its own) and the worker's (a thread of this process,
+# its request logic's parts timed by wrappers around them).
+PARTS = (
+    ("client: sign and encode", "client", "t0", "signed"),
+    ("client: pack the batch", "client", "signed", "sent"),
+    ("Redis: XADD, wake the worker's XREADGROUP", "hop", "sent", "wake"),
+    ("worker: parse the read, decode the request", "worker", "decode", ""),
+    ("worker: authenticate (session HMAC, seat, window)", "worker", "auth", ""),
+    ("worker: decide and apply (engine)", "worker", "decide", ""),
+    ("worker: encode reply, outcome and rows", "worker", "encode", ""),
+    ("worker: store transaction (SQLite, commit)", "worker", "store", ""),
+    ("worker: the rest of its step (ledger, replies, acks)", "worker", "rest", ""),
+    ("Redis: RPUSH, wake the client's BLPOP", "hop", "send", "recv"),
+    ("client: decode the reply", "client", "recv", "done"),
+)
+
+
+def timed_client(url: str, game_id: str, seed: int, n: int, queue: mp.Queue[Any]) -> None:
+    """``client``'s loop, each request's moments recorded: before signing, signed, sent
+    (the batch handed to the socket), reply read, reply decoded."""
+    from redis.connection import AbstractConnection
+
+    commands = commands_for(game_id, seed, n)
+    marks: dict[str, int] = {}
+    # Unannotated in redis-py: ``Any`` for strict typing.
+    send: Any = AbstractConnection.send_packed_command
+    read: Any = AbstractConnection.read_response
+
+    def sent(self: Any, *args: Any, **kwargs: Any) -> Any:
+        # Before the write: a write to a loopback socket runs the receiver's side too, and
+        # may give Redis (and the worker) the processor before it returns.
+        marks["sent"] = time.perf_counter_ns()
+        return send(self, *args, **kwargs)
+
+    def received(self: Any, *args: Any, **kwargs: Any) -> Any:
+        result = read(self, *args, **kwargs)
+        marks["recv"] = time.perf_counter_ns()
+        return result
+
+    with ServiceClient(url) as c:
+        seats = seated(c.ok, game_id, PLAYERS, seed=seed).keys
+        keys = {s: c.seat_key(k, game_id, s) for s, k in seats.items()}  # sessions, as `risk`
+        AbstractConnection.send_packed_command = sent  # type: ignore[method-assign]
+        AbstractConnection.read_response = received  # type: ignore[method-assign]
+        rows = []
+        for command in commands:
+            request = CommandRequest(
+                request_id=new_request_id(), game_id=game_id, seat=command.seat, command=command
+            )
+            t0 = time.perf_counter_ns()
+            signed = keys[request.seat].sign(request)
+            marks["signed"] = time.perf_counter_ns()
+            reply = c.call(signed)
+            done = time.perf_counter_ns()
+            assert reply.ok, reply
+            rows.append({"rid": request.request_id, "t0": t0, **marks, "done": done})
+    queue.put(rows)
+
+
+class StepClock:
+    """Times the worker's steps: when its read's answer arrived (``wake``), the time spent in
+    each timed part, and when its next batch (carrying the replies) was sent (``send``)."""
+
+    def __init__(self) -> None:
+        self.steps: list[dict[str, Any]] = []
+        self.current: dict[str, Any] | None = None
+
+    def wrap(self, owner: Any, name: str, part: str) -> None:
+        inner = getattr(owner, name)
+        clock = self
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t = time.perf_counter_ns()
+            try:
+                result = inner(*args, **kwargs)
+            finally:
+                if clock.current is not None:
+                    clock.current[part] = clock.current.get(part, 0) + time.perf_counter_ns() - t
+            if part == "decode" and clock.current is not None:
+                clock.current.setdefault("rids", []).append(result.request_id)
+            return result
+
+        setattr(owner, name, timed)
+
+    def channel(self, owner: Any) -> None:
+        inner = owner.send
+        clock = self
+
+        def send(this: Any, batch: Any) -> Any:
+            t = time.perf_counter_ns()
+            if clock.current is not None:
+                clock.current["send"] = t
+                clock.steps.append(clock.current)
+            result = inner(this, batch)
+            clock.current = {"wake": time.perf_counter_ns()}
+            return result
+
+        owner.send = send
+
+
+def wrap_parts(clock: StepClock) -> None:
+    """Time the worker's request logic by parts (``PARTS``' worker rows but the first)."""
+    from risk_service import app, handler, ledger, mapper, worker
+
+    clock.wrap(handler.Handler, "_refused", "auth")
+    clock.wrap(app.Play, "play", "decide")
+    for owner, name in (
+        (handler, "visible_events"),
+        (handler, "_encoded_outcome"),
+        (worker.Worker, "_push_reply"),
+        (mapper.MsgspecMapper, "record_states"),
+    ):
+        clock.wrap(owner, name, "encode")
+    clock.wrap(ledger.SQLiteLedgerRecorder, "write_batch", "store")
+
+
+def breakdown(args: argparse.Namespace) -> None:
+    """``--breakdown``: the median of each part of a 1-client round trip (``PARTS``)."""
+    from risk_service import wire, worker
+
+    folder = Path(tempfile.mkdtemp(prefix="risk-bench-b-"))
+    (folder / "redis").mkdir()
+    clock = StepClock()
+    clock.channel(wire.Channel)
+    clock.wrap(worker, "decode_request", "decode")
+    wrap_parts(clock)
+    with RedisServer(folder / "redis") as server:
+        p50, _ = ping(server.url)
+        queue: mp.Queue[Any] = mp.Queue()
+        # The client first: a process forked while the worker's thread runs could inherit a
+        # lock that thread holds.  It waits for the worker's first announcement.
+        proc = mp.Process(target=timed_client, args=(server.url, "b", 1000, args.commands, queue))
+        proc.start()
+        runner = worker.Worker(server.url, f"sqlite://{folder / 'games.db'}", lease_ms=3000)
+        thread = threading.Thread(target=runner.run, daemon=True)
+        thread.start()
+        try:
+            rows = collect(queue, [proc])
+            proc.join()
+        finally:
+            runner.stop()
+            thread.join(10)
+    steps = {s["rids"][0]: s for s in clock.steps if len(s.get("rids", ())) == 1 and "send" in s}
+    rows = [r for r in rows[len(rows) // 10 :] if r["rid"] in steps]  # warmed up
+    timed = ("decode", "auth", "decide", "encode", "store")
+    for r in rows:
+        step = steps[r["rid"]]
+        for part in timed:
+            r[part] = step.get(part, 0)
+        r["wake"], r["send"] = step["wake"], step["send"]
+        r["rest"] = step["send"] - step["wake"] - sum(r[p] for p in timed)
+    print(f"Redis PING round trip: p50 {p50 * 1000:.0f} µs; {len(rows)} commands of one game\n")
+    print(f"{'part of a round trip (1 client, SQLite)':<54} {'p50 µs':>7} {'mean µs':>8}")
+    for label, _, start, end in PARTS:
+        spans = [(r[end] - r[start]) if end else r[start] for r in rows]
+        spans = [s / 1000 for s in spans]
+        print(f"{label:<54} {statistics.median(spans):>7.0f} {statistics.mean(spans):>8.0f}")
+    total = [(r["done"] - r["t0"]) / 1000 for r in rows]
+    print(
+        f"{'round trip (sum of the parts)':<54} {statistics.median(total):>7.0f}"
+        f" {statistics.mean(total):>8.0f}  = {statistics.median(total) / 1000 / p50:.1f}x PING"
+    )
+
+
+def warm(args: argparse.Namespace) -> None:
+    """``--warm``: the worker's parts of ``--breakdown`` with its request logic (``Handler``)
+    called in a loop in this process: no Redis, no process waking up between commands, so
+    what each part costs on warm caches."""
+    from risk_service import GameService, handler
+    from risk_service.protocol import decode_request, encode
+    from tests.servicekit import Ask
+
+    folder = Path(tempfile.mkdtemp(prefix="risk-bench-w-"))
+    clock = StepClock()
+    wrap_parts(clock)
+    rows = []
+    with GameService(f"sqlite://{folder / 'games.db'}") as service:
+        service.create_schema()
+        logic = handler.Handler(service)
+        seats = seated(Ask(logic), "w", PLAYERS, seed=1000).keys
+        public = logic.service_key().public
+        keys = {s: k.session("w", s, public) for s, k in seats.items()}  # as `risk` signs
+        for n, command in enumerate(commands_for("w", 1000, args.commands), start=1):
+            request = CommandRequest(
+                request_id=new_request_id(), game_id="w", seat=command.seat, command=command
+            )
+            raw = encode(keys[command.seat].sign(request))
+            clock.current = {}
+            t0 = time.perf_counter_ns()
+            decoded = decode_request(raw)
+            t1 = time.perf_counter_ns()
+            [reply] = logic.handle([handler.Item(0, n, decoded)], {0: 1})
+            logic.encoded(reply)  # what the worker sends
+            t2 = time.perf_counter_ns()
+            assert reply.ok, reply
+            rows.append({**clock.current, "decode": t1 - t0, "total": t2 - t0})
+            if logic.snapshots_due():
+                logic.take_snapshots()
+    rows = rows[len(rows) // 10 :]
+    print(f"{len(rows)} commands of one game, the request logic in a loop (SQLite)\n")
+    print(f"{'part of the worker step, in a loop':<54} {'p50 µs':>7} {'mean µs':>8}")
+    timed = ("decode", "auth", "decide", "encode", "store")
+    for r in rows:
+        r["rest"] = r["total"] - sum(r.get(p, 0) for p in timed)
+    for label, side, start, _ in PARTS:
+        if side == "worker":
+            if start == "rest":  # no Redis here: what ``handle`` does around the parts
+                label = "worker: the rest of handling it (batch, ledger rows)"
+            spans = [r.get(start, 0) / 1000 for r in rows]
+            print(f"{label:<54} {statistics.median(spans):>7.1f} {statistics.mean(spans):>8.1f}")
+    total = [r["total"] / 1000 for r in rows]
+    print(
+        f"{'decode and handle (sum of the parts)':<54} {statistics.median(total):>7.1f}"
+        f" {statistics.mean(total):>8.1f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--commands", type=int, default=4000, help="Commands per run.")
@@ -443,8 +676,24 @@ def main() -> None:
         help="Count the worker's instructions per command under valgrind instead (1 client, "
         "SQLite; with --before, that checkout's too).",
     )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="Time each part of a 1-client round trip instead (the worker in a thread here, "
+        "its parts timed by wrappers; SQLite).",
+    )
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="Time the worker's parts of --breakdown with its request logic called in a loop "
+        "in this process instead (no Redis; SQLite).",
+    )
     args = parser.parse_args()
-    if args.instructions:
+    if args.warm:
+        warm(args)
+    elif args.breakdown:
+        breakdown(args)
+    elif args.instructions:
         instructions(args)
     elif args.before:
         compare(args)

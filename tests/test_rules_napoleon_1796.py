@@ -8,6 +8,7 @@ import pytest
 
 from risk_core.errors import RuleError
 from risk_core.rulesets import napoleon_1796_rules as camp
+from risk_core.rulesets import napoleon_advanced_rules as nar
 from tests.napoleon_advanced_kit import BOARD, members
 
 
@@ -160,12 +161,28 @@ def test_nap_camp_14_invasion_vp() -> None:
 
 def test_nap_camp_02_goal() -> None:
     """NAP-CAMP-02: eliminating the opponent wins whatever the VP; else more VP at the end;
-    equal VP is a draw (no tie-break in the rulebooks)."""
+    equal VP go to the advanced game's tie-breaks (NAP-CAMP-04: NAP-ADV-46's regiments in
+    play, then DEC-30), the order of the game's final ranking; still equal: shared (None)."""
     assert camp.campaign_winner({"blue": 1, "red": 30}, eliminated="red") == "blue"
     assert camp.campaign_winner({"blue": 30}, eliminated="blue") == "red"
     assert camp.campaign_winner({"blue": 12, "red": 9}) == "blue"
     assert camp.campaign_winner({"blue": 8, "red": 9}) == "red"
     assert camp.campaign_winner({"blue": 9, "red": 9}) is None
+    regiments = {"blue": 40, "red": 41}
+    assert camp.campaign_winner({"blue": 9, "red": 9}, regiments=regiments) == "red"
+    assert camp.campaign_winner({"blue": 10, "red": 9}, regiments=regiments) == "blue"
+    even, held = {"blue": 40, "red": 40}, {"blue": 20, "red": 19}
+    assert camp.campaign_winner({"blue": 9, "red": 9}, regiments=even, holdings=held) is None
+    territories = camp.campaign_winner(
+        {"blue": 9, "red": 9}, regiments=even, holdings=held, tie="territories"
+    )
+    assert territories == "blue"
+    for vp in ({"blue": 9, "red": 9}, {"blue": 3, "red": 9}):  # as the final ranking orders
+        places = nar.final_ranking(
+            [vp["blue"], vp["red"]], [40, 41], [0, 0], holdings=[20, 19], tie="shared"
+        )
+        first = ("blue", "red")[places[0][0]]
+        assert camp.campaign_winner(vp, regiments=regiments, holdings=held) == first
 
 
 def test_nap_camp_06_starting_influence_cards() -> None:

@@ -104,6 +104,18 @@ class Option(msgspec.Struct, frozen=True, kw_only=True):
 
 Emit = Callable[[Event], None]
 
+# How ``RuleSet._decide`` treats the state it is given: it decides on a copy (``decide``), on the
+# state itself (``decide_in_place``), or on the state itself with the way back kept
+# (``decide_and_apply``).
+_ON_COPY, _IN_PLACE, _RESTORING = 0, 1, 2
+_UNSET = msgspec.UNSET  # (a global, not an attribute of one: read by every battle)
+
+
+def _restore(state: GameState, saved: GameState) -> None:
+    """Every field of ``state`` set back to ``saved``'s (a refusal after some events)."""
+    for name in GameState.__struct_fields__:
+        setattr(state, name, getattr(saved, name))
+
 
 class BotGoals(msgspec.Struct, frozen=True, kw_only=True):
     """What a seat's missions ask for, as the greedy bot weighs targets (indexes)."""
@@ -191,7 +203,9 @@ class RuleSet:
         self._core_settle = cls.settle is RuleSet.settle
         self.core_apply = cls.apply is RuleSet.apply  # ``engine`` may then write it out
         self.core_owns = cls.attacker_owns is RuleSet.attacker_owns  # (bots too)
+        self._core_graph = cls.attack_graph is RuleSet.attack_graph
         self._core_auto = cls.auto_step is RuleSet.auto_step
+        self._core_to_act = cls.to_act is RuleSet.to_act
         # Battles as CORE fights them (units, defenders, dice, losses, no early stop):
         # ``fight`` then takes its written-out path.
         self._plain_fight = (
@@ -202,7 +216,13 @@ class RuleSet:
             and cls.defender_of is RuleSet.defender_of
             and cls.battle_ends_order is RuleSet.battle_ends_order
         )
-        self._quiet_events, self._army_events = self._winner_watch()
+        self._plain_launch = self._plain_fight and cls.fight is RuleSet.fight  # (``launch``)
+        quiet, army = self._winner_watch()
+        # Per event kind, whether ``winner`` must be asked after it: 0 never, 1 when armies
+        # count (``_armies_may_win``); a kind not listed, always.  None: after every command.
+        self._watch: dict[type[Event], int] | None = (
+            None if quiet is None else {**{k: 1 for k in army}, **{k: 0 for k in quiet}}
+        )
         self._board_only_events = self._board_only()
 
     def _board_only(self) -> frozenset[type[Event]] | None:
@@ -396,7 +416,7 @@ class RuleSet:
         """The events ``cmd`` causes in ``state``; raises ``RuleError`` and changes nothing.
 
         ``state`` is copied once, and every event is applied to that copy as it is emitted."""
-        return self._decide(state, cmd, False)
+        return self._decide(state, cmd, _ON_COPY)
 
     @property
     def decides_in_place(self) -> bool:
@@ -412,40 +432,86 @@ class RuleSet:
         is unchanged, and otherwise part-way through the command: the caller rebuilds it."""
         if self._board_only_events is None:  # ``decides_in_place``, without its call
             raise ValueError(f"{self.name} decides on a copy only.")
-        return self._decide(state, cmd, True)
+        return self._decide(state, cmd, _IN_PLACE)
 
-    def _decide(self, state: GameState, cmd: Command, in_place: bool) -> list[Event]:
-        if state.phase == "over":
+    def decide_and_apply(self, state: GameState, cmd: Command) -> list[Event]:
+        """``decide``'s events, with ``state`` (one the caller owns) advanced by them as
+        ``engine.apply_in_place`` would; any error leaves ``state`` as it was.
+
+        Where ``decides_in_place`` the events are applied once, to ``state`` itself: before
+        the first of them the state's board lists are copied aside, and its hands and piles
+        before the first event that may change them (``decide``'s copy on write, kept for the
+        way back), and a refusal after some events puts them back.  Elsewhere a family's
+        handler may use ``decide``'s copy as scratch space, so its events are applied again to
+        ``state``."""
+        if self._board_only_events is not None:
+            return self._decide(state, cmd, _RESTORING)
+        events = self._decide(state, cmd, _ON_COPY)
+        apply = self.apply
+        for ev in events:
+            apply(state, ev)
+        return events
+
+    def _decide(self, state: GameState, cmd: Command, mode: int) -> list[Event]:
+        phase = state.phase
+        if phase == "over":
             raise RuleError("game_over", "The game is over.")
-        acting = self.to_act(state)
-        if not 0 <= cmd.seat < len(state.players):
-            raise RuleError("unknown_seat", f"There is no seat {cmd.seat}.")
-        if cmd.seat != acting and not self.out_of_turn(state, cmd):
-            raise RuleError(
-                "not_your_turn",
-                f"It is {state.players[acting].name}'s move (seat {acting}), "
-                f"not seat {cmd.seat}'s.",
-            )
+        if self._core_to_act:  # ``to_act`` written out
+            order = state.attack
+            acting = order.defender if phase == "defend" and order is not None else state.current
+        else:
+            acting = self.to_act(state)
+        if cmd.seat != acting:  # (the seat to act is a seat: only another may be unknown)
+            if not 0 <= cmd.seat < len(state.players):
+                raise RuleError("unknown_seat", f"There is no seat {cmd.seat}.")
+            if not self.out_of_turn(state, cmd):
+                raise RuleError(
+                    "not_your_turn",
+                    f"It is {state.players[acting].name}'s move (seat {acting}), "
+                    f"not seat {cmd.seat}'s.",
+                )
         handler = self.COMMAND_HANDLERS.get(type(cmd))
         if handler is None:
             raise RuleError("unknown_command", f"{self.name} has no '{type(cmd).__name__}'.")
         out: list[Event] = []
-        apply, append = self.apply, out.append
+        append = out.append
         board_only = self._board_only_events
         if board_only is None:
             work = copy_state(state)
+            apply = self.apply
 
             def emit(ev: Event) -> None:
                 apply(work, ev)
                 append(ev)
 
-        else:  # copy on write: hands and piles are copied before an event that may change them
-            # (``_board_only`` implies CORE's ``apply``, written out here: one call less.)
-            work = state if in_place else copy_board(state)
-            shared = not in_place
-            handlers, follow_ups = self.EVENT_HANDLERS, self.trade_window_follow_ups
+            handler(self, work, cmd, emit)
+            if self._core_settle:
+                self._settle(work, emit, out)
+            else:
+                self.settle(work, emit)
+            return out
+        # ``_board_only`` implies CORE's ``apply`` and ``settle``, written out in each ``emit``
+        # below (one call less per event); one ``emit`` per mode, each as short as it can be.
+        handlers, follow_ups = self.EVENT_HANDLERS, self.trade_window_follow_ups
+        if mode == _IN_PLACE:
 
-            def emit(ev: Event) -> None:
+            def emit_here(ev: Event) -> None:
+                kind = type(ev)
+                if state.may_trade and state.phase == "attack" and kind not in follow_ups:
+                    state.may_trade = False
+                handlers[kind](self, state, ev)
+                state.version += 1
+                append(ev)
+
+            handler(self, state, cmd, emit_here)
+            self._settle(state, emit_here, out)
+            return out
+        if mode == _ON_COPY:
+            # Copy on write: hands and piles are copied before an event that may change them.
+            work = copy_board(state)
+            shared = True
+
+            def emit_on_copy(ev: Event) -> None:
                 nonlocal shared
                 kind = type(ev)
                 if shared and kind not in board_only:
@@ -457,11 +523,36 @@ class RuleSet:
                 work.version += 1
                 append(ev)
 
-        handler(self, work, cmd, emit)
-        if self._core_settle:
-            self._settle(work, emit, out)
-        else:
-            self.settle(work, emit)
+            handler(self, work, cmd, emit_on_copy)
+            self._settle(work, emit_on_copy, out)
+            return out
+        # ``_RESTORING``: in place, with the way back copied as ``decide`` copies its state:
+        # the board before the first event, hands and piles before one that may change them.
+        saved: list[GameState] = []
+        whole = False
+
+        def emit_saving(ev: Event) -> None:
+            nonlocal whole
+            kind = type(ev)
+            if not whole:
+                if not saved:
+                    saved.append(copy_board(state))
+                if kind not in board_only:
+                    unshare(saved[0])
+                    whole = True
+            if state.may_trade and state.phase == "attack" and kind not in follow_ups:
+                state.may_trade = False
+            handlers[kind](self, state, ev)
+            state.version += 1
+            append(ev)
+
+        try:
+            handler(self, state, cmd, emit_saving)
+            self._settle(state, emit_saving, out)
+        except BaseException:
+            if saved:  # refused after an event: every field back as it was
+                _restore(state, saved[0])
+            raise
         return out
 
     def apply(self, state: GameState, ev: Event) -> None:
@@ -956,13 +1047,14 @@ class RuleSet:
         if o is None or t is None:  # (``territory`` raises for the first unknown name)
             o, t = self.territory(cmd.origin), self.territory(cmd.target)
         seat = cmd.seat
-        if not self.attacker_owns(state, seat, o):
+        owner = state.owner
+        if (owner[o] != seat) if self.core_owns else not self.attacker_owns(state, seat, o):
             raise RuleError("not_owner", f"You do not own {self.board.name(o)}.")
-        if state.owner[t] == seat or state.owner[t] == state.owner[o]:
+        if owner[t] == seat or owner[t] == owner[o]:
             raise RuleError(
                 "own_territory", f"You cannot attack {self.board.name(t)}: it is yours."
             )
-        reach = self.attack_graph(state, seat)[o]
+        reach = self.board.neighbours[o] if self._core_graph else self.attack_graph(state, seat)[o]
         if t not in reach:
             # Where FROM *can* attack, by the rule set's graph (CORE-13): its enemy neighbours.
             owners = (seat, state.owner[o])
@@ -972,18 +1064,18 @@ class RuleSet:
                 "not_adjacent",
                 f"{self.board.name(o)} does not border {self.board.name(t)}; {can}.",
             )
-        if state.armies[o] < 2:
+        present = state.armies[o]
+        if present < 2:
             raise RuleError(
                 "not_enough_armies", f"{self.board.name(o)} needs at least 2 armies to attack."
             )
-        top = self.attack_dice_max
-        if cmd.dice < 1 or cmd.dice > top:
+        top, dice = self.attack_dice_max, cmd.dice
+        if dice < 1 or dice > top:
             raise RuleError("too_many_dice", f"Attack with 1 to {top} dice.")
-        if cmd.dice > state.armies[o] - 1:
+        if dice >= present:
             raise RuleError(
                 "too_many_dice",
-                f"{self.board.name(o)} has {state.armies[o]} armies: at most "
-                f"{min(top, state.armies[o] - 1)} dice.",
+                f"{self.board.name(o)} has {present} armies: at most {min(top, present - 1)} dice.",
             )
         if cmd.stop_at < 1:
             raise RuleError("bad_count", "stop_at must be at least 1.")
@@ -994,8 +1086,9 @@ class RuleSet:
 
     def launch(self, state: GameState, cmd: Attack, o: int, t: int, emit: Emit) -> None:
         """Start the battles of a validated attack order."""
+        plain = self._plain_launch  # (``defender_of`` and ``fight`` written out)
         order = PendingAttack(
-            defender=self.defender_of(state, t),
+            defender=state.owner[t] if plain else self.defender_of(state, t),
             origin=o,
             target=t,
             dice=cmd.dice,
@@ -1003,7 +1096,10 @@ class RuleSet:
             stop_at=cmd.stop_at,
             move=cmd.move,
         )
-        self.fight(state, order, None, emit)
+        if plain:
+            self._fight_plain(state, order, None, emit)
+        else:
+            self.fight(state, order, None, emit)
 
     def _defend(self, state: GameState, cmd: Defend, emit: Emit) -> None:
         order = state.attack
@@ -1149,14 +1245,47 @@ class RuleSet:
             else:  # no cursor object for the hottest draw
                 faces, counter = d6_faces(state.seed, state.rng, a + d)
                 scripted = 0
-            attack = tuple(sorted(faces[:a], reverse=True))
-            guard = tuple(sorted(faces[a:], reverse=True))
+            # Each throw highest first; the usual sizes sorted by hand (``sorted`` with its
+            # keyword costs more than the battle's comparisons, and this is every battle).
+            if a == 3:
+                x, y, z = faces[0], faces[1], faces[2]
+                if x < y:
+                    x, y = y, x
+                if y < z:
+                    y, z = z, y
+                    if x < y:
+                        x, y = y, x
+                attack: tuple[int, ...] = (x, y, z)
+            elif a == 1:
+                attack = (faces[0],)
+            else:
+                attack = tuple(sorted(faces[:a], reverse=True))
+            if d == 2:
+                x, y = faces[a], faces[a + 1]
+                guard: tuple[int, ...] = (x, y) if x >= y else (y, x)
+            elif d == 1:
+                guard = (faces[a],)
+            else:
+                guard = tuple(sorted(faces[a:], reverse=True))
+            # CORE-15/16 (``compare_faces``), its loop unrolled for the usual one or two pairs
             a_loss = d_loss = 0
-            for i in range(a if a < d else d):  # CORE-15/16 (``compare_faces``)
-                if attack[i] > guard[i]:
-                    d_loss += 1
+            pairs = a if a < d else d
+            if pairs:
+                if attack[0] > guard[0]:
+                    d_loss = 1
                 else:
-                    a_loss += 1
+                    a_loss = 1
+                if pairs > 1:
+                    if attack[1] > guard[1]:
+                        d_loss += 1
+                    else:
+                        a_loss += 1
+                    if pairs > 2:  # (a family's third defence die)
+                        for i in range(2, pairs):
+                            if attack[i] > guard[i]:
+                                d_loss += 1
+                            else:
+                                a_loss += 1
             emit(
                 BattleFought(
                     seat=attacker,
@@ -1346,16 +1475,20 @@ class RuleSet:
         """``settle``.  Given the command's events so far (``out``, from ``decide``: the game
         had no winner before them), ``winner`` is asked only once an event that can change its
         answer has come (``_winner_watch``), not after every step."""
-        quiet = None if out is None else self._quiet_events
+        watch = None if out is None else self._watch
         checked = 0
-        while state.phase != "over":
-            due = quiet is None
-            if quiet is not None:
+        while True:
+            phase = state.phase
+            if phase == "over":
+                return
+            if watch is None:
+                due = True
+            else:  # written out: this runs after every command
                 assert out is not None
-                army = self._army_events
-                for ev in out[checked:]:  # written out: this runs after every command
-                    kind = type(ev)
-                    if kind not in quiet and (kind not in army or self._armies_may_win(state)):
+                due = False
+                for ev in out[checked:] if checked else out:
+                    w = watch.get(type(ev), 2)  # 0: quiet, 1: armies only, 2: always
+                    if w and (w == 2 or self._armies_may_win(state)):
                         due = True
                         break
                 checked = len(out)
@@ -1366,22 +1499,19 @@ class RuleSet:
                     if state.game_id:  # the dice can now be audited by anyone
                         emit(SeedRevealed(seeds=(*state.previous_seeds, state.seed)))
                     return
-            if state.phase == "setup" and not any(state.setup_left):
+            if phase == "setup" and not any(state.setup_left):
                 self.setup_complete(state, emit)
                 self.start_next_turn(state, emit)
             elif (
-                state.phase == "defend"
-                and state.attack is not None
-                and (state.players[state.attack.defender].policy == "auto")
+                phase == "defend"
+                and (order := state.attack) is not None
+                and (state.players[order.defender].policy == "auto")
             ):
-                order = state.attack
                 self.fight(state, order, self.defence_dice_max, emit)  # the most (fight caps it)
             elif (
-                state.phase == "occupy"
-                and state.occupation is not None
-                and (state.occupation.min == state.occupation.max)
+                phase == "occupy" and (occ := state.occupation) is not None and (occ.min == occ.max)
             ):
-                emit(self._occupied(state, state.current, state.occupation, state.occupation.min))
+                emit(self._occupied(state, state.current, occ, occ.min))
             elif self._core_auto or not self.auto_step(state, emit):
                 return
 
@@ -1558,7 +1688,7 @@ class RuleSet:
 
     def _on_battle(self, state: GameState, ev: BattleFought) -> None:
         # ``_battle_dice`` written out: replaying battles is the projector's hottest path.
-        if ev.scripted or ev.attack_dice is not msgspec.UNSET:
+        if ev.scripted or ev.attack_dice is not _UNSET:
             check_faces(ev)
             if ev.scripted:
                 del state.dice_script[: ev.scripted]

@@ -125,6 +125,7 @@ class Classic(RuleSet):
         # ``winner`` (``RuleSet._armies_may_win``).
         self._goals: dict[str, BotGoals] = {}  # ``bot_goals`` by mission (same victim)
         self._army_missions = frozenset(m.id for m in self.board.missions if m.min_armies > 1)
+        self._core_seats = type(self).active_seats is RuleSet.active_seats  # (``winner``)
         # Per mission, the groups it names and their territories (``mission_done``).
         gi, members = self.board.group_index, self.board.group_members
         self._mission_groups = {
@@ -278,9 +279,23 @@ class Classic(RuleSet):
         """CL-22 with the DEC-14 timing: CORE asks after every command about the seat to move
         (so a waiting player's objective counts when its turn starts); option
         ``objective_check=any_time`` then asks about every other live seat, in turn order."""
-        won = super().winner(state)
-        if won is not None or state.turn == 0 or state.phase in ("final", "over"):
-            return won
+        if state.turn == 0 or state.phase in ("final", "over") or not self._core_seats:
+            won = super().winner(state)
+            if won is not None or state.turn == 0 or state.phase in ("final", "over"):
+                return won
+        else:  # ``RuleSet.winner`` written out (asked after most conquests): the same answers
+            alive = -1  # the one live seat; -2 once a second one is found
+            for i, p in enumerate(state.players):
+                if not p.neutral and not p.eliminated:
+                    if alive != -1:
+                        alive = -2
+                        break
+                    alive = i
+            if alive != -2:
+                return super().winner(state)  # the last one standing: the game ends
+            seat = state.current
+            if self.mission_done(state, seat):
+                return GameWon(seat=seat, reason="mission", mission=state.players[seat].mission)
         if state.options.get("objective_check", "own_turn") != "any_time":
             return None
         n = len(state.players)
@@ -292,11 +307,13 @@ class Classic(RuleSet):
 
     def _armies_may_win(self, state: GameState) -> bool:
         army_missions = self._army_missions
-        if army_missions:
-            for p in state.players:
-                if p.mission in army_missions:
-                    return True
-        return False
+        if not army_missions:
+            return False
+        if state.options.get("objective_check", "own_turn") != "any_time":
+            # Only the seat to move's objective is asked (DEC-14 ``own_turn``); another's is
+            # asked when its turn starts, and a turn's start is always watched.
+            return state.players[state.current].mission in army_missions
+        return any(p.mission in army_missions for p in state.players)
 
     def mission_done(self, state: GameState, seat: Seat) -> bool:
         """CL-22: whether ``seat``'s objective is met now (when to ask: DEC-14, ``winner``)."""
@@ -307,23 +324,28 @@ class Classic(RuleSet):
         owner = state.owner
         territories = m.territories
         if m.destroy is not None:
-            victim = next((i for i, p in enumerate(state.players) if p.colour == m.destroy), None)
-            if victim is not None and victim != seat:
-                target = state.players[victim]
-                if not target.eliminated:
-                    return False
-                if target.eliminated_by == seat:
-                    return True
+            colour = m.destroy
+            for i, target in enumerate(state.players):  # the first seat of that colour
+                if target.colour == colour:
+                    if i != seat:
+                        if not target.eliminated:
+                            return False
+                        if target.eliminated_by == seat:
+                            return True
+                    break
             territories = m.fallback_territories  # absent, yourself, or destroyed by another
         if territories:
-            if m.min_armies <= 1:
-                held = owner.count(seat)
-            else:
+            held = owner.count(seat)
+            least = m.min_armies
+            if least > 1 and held >= territories:  # (fewer owned: fewer strong enough too)
                 armies = state.armies
-                held = sum(
-                    1 for t, o in enumerate(owner) if o == seat and armies[t] >= m.min_armies
-                )
-            if held < territories:
+                spare = held - territories  # own territories that may fall short of ``least``
+                for t, o in enumerate(owner):
+                    if o == seat and armies[t] < least:
+                        spare -= 1
+                        if spare < 0:  # too many short: the count cannot be met
+                            return False
+            elif held < territories:
                 return False
         for t in self._mission_territories[mid]:  # every territory of the groups named
             if owner[t] != seat:

@@ -12,8 +12,10 @@ The turn's 11 steps (CW-16) map onto CORE's phases and the family's own:
 3-5. ``reinforce``: CORE's income (CW-19), sets of 3 cards (CW-21, DEC-33: as many as you
    like; a hand of 5 must trade), one ship built from one card (CW-22, ``build_ship``), card
    powers timed for step 4 (``play_power``), then placement (CW-23);
-6. ``attack``: invasions with ship support (CW-24..29, :func:`fight`), Palpatine's planet
-   defended with d8 (CW-28), tokens captured (CW-30), eliminations discarding cards (CW-31);
+6. ``attack``: invasions with ship support (CW-24..29, :func:`fight`; with
+   ``ship_support=chosen`` each side names the ships that support it, ``choose_support``),
+   Palpatine's planet defended with d8 (CW-28), tokens captured (CW-30), eliminations
+   discarding cards (CW-31);
 7. one troop move through planets of the faction to an own planet (CW-33, DEC-36);
 8. one ship move the same way (CW-34, ``move_ship``);
 9. ``ask_command``: a planet of the teammate, answered by the teammate (``consent``, CW-35);
@@ -52,6 +54,7 @@ from risk_core.model import (
     GameState,
     GameWon,
     LegalMove,
+    OptionValue,
     PendingAttack,
     PlayerEliminated,
     Seat,
@@ -88,6 +91,7 @@ from risk_core.rulesets.clonewars_state import (
     AnswerCommand,
     AskCommand,
     BuildShip,
+    ChooseSupport,
     CommandAnswered,
     CommandAsked,
     CWCardDrawn,
@@ -109,6 +113,7 @@ from risk_core.rulesets.clonewars_state import (
     ShipsMoved,
     ShipSupport,
     SidiousAdvanced,
+    SupportChosen,
     TokenPlaced,
     TokensCaptured,
     replace_at,
@@ -208,6 +213,18 @@ class CloneWars(RuleSet):
             "(boards/clonewars/powers.json, verified: false); off: cards serve only for "
             "sets and ships.",
         ),
+        "ship_support": Option(
+            default="all",
+            choices=("all", "chosen"),
+            doc="CW-25 (002 l.358-395: ships 'may' support, 'vous pouvez les utiliser'). all "
+            "(recommended, the default): every ship on the attacking planet supports the "
+            "attacker and every ship on the attacked planet the defender, as no ship ever "
+            "worsens its side's dice. chosen: before invading from a planet the attacker "
+            "names how many ships of each class there support its battles this turn (`risk "
+            "support`); only they move in after a conquest (DEC-36), the others stay to guard "
+            "the origin. The defender does the same for the attacked planet before its dice "
+            "(`risk support`, then `risk defend`). A class not named supports whole.",
+        ),
     }
     set_sizes = (3,)
 
@@ -220,6 +237,15 @@ class CloneWars(RuleSet):
         self.powers = load_powers()
         self.kinds = tuple(c.kind for c in self.board.cards)
         self.decks = tuple(c.deck for c in self.board.cards)
+
+    def resolve_options(self, given: dict[str, OptionValue]) -> dict[str, OptionValue]:
+        """The options; ``ship_support`` left out when it is the default and not given, so a
+        game opened without it records the options games recorded before it did (the golden
+        games replay byte for byte); a missing ``ship_support`` reads as ``all``."""
+        opts = super().resolve_options(given)
+        if "ship_support" not in given and opts.get("ship_support") == "all":
+            del opts["ship_support"]
+        return opts
 
     # ------------------------------------------------------------------ seats and factions
     def seats_for(self, players: Sequence[str | SeatInfo]) -> list[SeatInfo]:
@@ -433,8 +459,86 @@ class CloneWars(RuleSet):
             return RuleError("attacks_over", "Your invasions are over for this turn (CW-16).")
         return None
 
+    def supporting(self, state: GameState, t: int) -> Ships:
+        """CW-25: the ships of ``t`` that support its side's battles: every one, or as many of
+        each class as its army named (``choose_support``, ship_support=chosen)."""
+        ships = self.ships_on(state, t)
+        chosen = cw(state).chosen
+        if isinstance(chosen, dict):
+            cap = chosen.get(self.board.territories[t].id)
+            if cap is not None:
+                return (min(ships[0], cap[0]), min(ships[1], cap[1]), min(ships[2], cap[2]))
+        return ships
+
+    def support_error(
+        self, state: GameState, seat: Seat, t: int, kind: str, count: int
+    ) -> RuleError | None:
+        """CW-25 (ship_support=chosen): why ``seat`` cannot commit ``count`` ``kind`` ships of
+        ``t`` now, if it cannot: the attacker chooses on a planet of its own during its
+        invasions, the defender on the attacked planet before its dice."""
+        if state.options.get("ship_support", "all") != "chosen":
+            return RuleError(
+                "wrong_rules",
+                "Every ship present supports its side in this game (ship_support=all, CW-25); "
+                "a game started with --option ship_support=chosen lets the armies choose.",
+            )
+        name = self.board.name(t)
+        if state.phase == "attack":
+            if state.owner[t] != seat:
+                return RuleError("not_owner", f"Choose the ships of a planet of yours, not {name}.")
+            if cw(state).step > 6:
+                return RuleError("attacks_over", "Your invasions are over for this turn (CW-16).")
+        elif state.phase == "defend":
+            order = state.attack
+            if order is None or order.target != t:
+                where = self.board.name(order.target) if order is not None else "none"
+                return RuleError(
+                    "not_owner", f"Choose the ships of the attacked planet ({where}), not {name}."
+                )
+        elif state.phase == "occupy":
+            return self.must_occupy(state)
+        else:
+            return RuleError(
+                "wrong_phase", "Ships are chosen for an invasion or its defence (CW-25)."
+            )
+        if kind not in SHIP_KINDS:
+            return RuleError("bad_command", f"A ship is a {', '.join(SHIP_KINDS)}, not {kind!r}.")
+        have = self.ships_on(state, t)[SHIP_KINDS.index(kind)]
+        if have == 0:
+            return RuleError("no_ships", f"{name} has no {kind}.")
+        if not 0 <= count <= have:
+            return RuleError("bad_count", f"Choose 0 to {have} of the {kind}s on {name}.")
+        return None
+
+    def _choose_support(self, state: GameState, cmd: ChooseSupport, emit: Emit) -> None:
+        t = self.territory(cmd.planet)
+        err = self.support_error(state, cmd.seat, t, cmd.kind, cmd.count)
+        if err is not None:
+            raise err
+        tid = self.board.territories[t].id
+        emit(SupportChosen(seat=cmd.seat, planet=tid, kind=cmd.kind, count=cmd.count))
+
+    def support_choices(self, state: GameState) -> Iterator[tuple[ChooseSupport, int]]:
+        """CW-25 (ship_support=chosen): each ``choose_support`` open to the seat to act, with
+        ``count`` 0 and the most it may take (the attacker: its planets' ships while it
+        invades; the defender: the attacked planet's)."""
+        if state.options.get("ship_support", "all") != "chosen":
+            return
+        seat = self.to_act(state)
+        if state.phase == "attack" and cw(state).step <= 6:
+            planets = [t for t in self.territories_of(state, seat) if any(self.ships_on(state, t))]
+        elif state.phase == "defend" and state.attack is not None:
+            planets = [state.attack.target]
+        else:
+            return
+        ids = self.board.territories
+        for t in planets:
+            for kind, have in zip(SHIP_KINDS, self.ships_on(state, t), strict=True):
+                if have:
+                    yield ChooseSupport(seat=seat, planet=ids[t].id, kind=kind, count=0), have
+
     def side(self, state: GameState, t: int, troops: int, defending: bool) -> SideDice:
-        f, c, k = self.ships_on(state, t)
+        f, c, k = self.supporting(state, t)
         palpatine = defending and cw(state).palpatine == self.board.territories[t].id
         return SideDice(troops=troops, fighters=f, corvettes=c, capital=k, all_d8=palpatine)
 
@@ -858,6 +962,7 @@ class CloneWars(RuleSet):
         PlayPower: _play_power,
         ShipsFollow: _ships_follow,
         MoveShip: _move_ship,
+        ChooseSupport: _choose_support,
         AskCommand: _ask_command,
         AnswerCommand: _answer_command,
         InvokeOrder66: _order66,
@@ -920,6 +1025,7 @@ class CloneWars(RuleSet):
             support=NO_SHIPS,
             asked="",
             powers=(),
+            chosen=msgspec.UNSET,
         )
         if separatist and family.pile and state.phase == "reinforce":
             state.phase = "token"  # CW-16 step 1
@@ -953,6 +1059,18 @@ class CloneWars(RuleSet):
         state.reserve += ev.troops
         state.received += ev.troops
         self._set(state, powers=(*cw(state).powers, ev.card))
+
+    def _on_support_chosen(self, state: GameState, ev: SupportChosen) -> None:
+        family = cw(state)
+        chosen = dict(family.chosen) if isinstance(family.chosen, dict) else {}
+        f, c, k = chosen.get(ev.planet, (SHIPS_PER_CLASS,) * 3)  # 3 of a class: all of them
+        cap: Ships = (
+            ev.count if ev.kind == "fighter" else f,
+            ev.count if ev.kind == "corvette" else c,
+            ev.count if ev.kind == "capital" else k,
+        )
+        chosen[ev.planet] = cap
+        self._set(state, chosen=chosen)
 
     def _on_support(self, state: GameState, ev: ShipSupport) -> None:
         a = ev.attack
@@ -988,8 +1106,12 @@ class CloneWars(RuleSet):
         )
         self._set_ships(state, {ev.target: moving, ev.origin: add_ships(origin_ships, moving, -1)})
         hit = family.hit if ev.previous in family.hit else (*family.hit, ev.previous)
+        chosen = family.chosen
+        if isinstance(chosen, dict) and ev.target in chosen:  # the defender's choice is void
+            chosen = {p: cap for p, cap in chosen.items() if p != ev.target}
         self._set(
             state,
+            chosen=chosen,
             hit=hit,
             follow=(ev.origin, ev.target),
             support=NO_SHIPS,
@@ -1083,6 +1205,7 @@ class CloneWars(RuleSet):
         ShipBuilt: _on_ship_built,
         PowerPlayed: _on_power,
         ShipSupport: _on_support,
+        SupportChosen: _on_support_chosen,
         BattleFought: _on_battle_cw,
         TerritoryConquered: _on_conquered_cw,
         TokensCaptured: _on_captured,
@@ -1165,15 +1288,27 @@ class CloneWars(RuleSet):
 
     def legal_commands(self, state: GameState) -> list[Command]:
         cmds = super().legal_commands(state)
-        if state.phase not in ("reinforce", "attack"):
+        if state.phase not in ("reinforce", "attack", "defend"):
             return cmds
-        return [*cmds, *self.extras(state)]
+        support = [
+            msgspec.structs.replace(cmd, count=k)
+            for cmd, high in self.support_choices(state)
+            for k in range(high + 1)
+        ]
+        return [*cmds, *self.extras(state), *support]
 
     def legal_moves(self, state: GameState) -> list[LegalMove]:
         moves = super().legal_moves(state)
-        if state.phase not in ("reinforce", "attack"):
+        if state.phase not in ("reinforce", "attack", "defend"):
             return moves
-        return [*moves, *(LegalMove(command=c) for c in self.extras(state))]
+        return [
+            *moves,
+            *(LegalMove(command=c) for c in self.extras(state)),
+            *(
+                LegalMove(command=cmd, field="count", low=0, high=high)
+                for cmd, high in self.support_choices(state)
+            ),
+        ]
 
     # ------------------------------------------------------------------ bots
     def bot_move(self, state: GameState, seat: Seat, reading: Any) -> Command | None:
@@ -1254,6 +1389,8 @@ class CloneWars(RuleSet):
         ships = family.ships.get(tid)
         if ships:
             out["ships"] = dict(zip(SHIP_KINDS, ships, strict=True))
+            if isinstance(family.chosen, dict) and tid in family.chosen:  # CW-25, announced
+                out["support"] = dict(zip(SHIP_KINDS, self.supporting(state, t), strict=True))
         if family.tokens.get(tid):
             out["tokens"] = len(family.tokens[tid])  # face down (CW-17)
         if family.palpatine == tid:

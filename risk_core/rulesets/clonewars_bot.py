@@ -5,8 +5,11 @@ other army of the faction is a friend, so the reading is made again with the fac
 before anything is chosen.  On top of CORE's play the greedy army: places a token on its
 strongest planet without one (CW-17), builds a ship on its best placement spot whenever it can
 (CW-22), plays step-4 powers, moves a ship to the front, accepts a teammate's change of command
-(CW-35), and, for the Separatists, invokes Order 66 at the end of a turn once the track gives a
-d8 at least an even chance (CW-37/38) and places Palpatine on its strongest planet (CW-40).
+(CW-35), chooses its supporting ships with ship_support=chosen (CW-25, :func:`support_for`:
+all of them when the target is the origin's last enemy, else half of each class, the rest
+staying to defend the origin), and, for the Separatists, invokes Order 66 at the end of a turn
+once the track gives a d8 at least an even chance (CW-37/38) and places Palpatine on its
+strongest planet (CW-40).
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from typing import TYPE_CHECKING, Any
 from risk_core.model import Attack, Command, EndTurn, Fortify, GameState, Seat
 from risk_core.rulesets.clonewars_factions import order66_faces
 from risk_core.rulesets.clonewars_state import (
+    SHIP_KINDS,
     AnswerCommand,
     BuildShip,
+    ChooseSupport,
     InvokeOrder66,
     MoveShip,
     PlacePalpatine,
@@ -68,7 +73,7 @@ def greedy_move(rs: CloneWars, state: GameState, seat: Seat, reading: Any) -> Co
         return None
     cmd: Command = reading.attack()
     if isinstance(cmd, Attack):
-        return cmd
+        return support_for(rs, state, seat, cmd, reading) or cmd
     if isinstance(cmd, Fortify) and family.step < 7:
         return cmd
     if family.step < 8:
@@ -99,4 +104,30 @@ def ship_to_front(rs: CloneWars, state: GameState, seat: Seat, reading: Any) -> 
         target = max(reach, key=lambda t: (state.armies[t], reading.tie(t)))
         kind = next(k for k, n in zip(("fighter", "corvette", "capital"), ships, strict=True) if n)
         return MoveShip(seat=seat, origin=planet, target=ids[target].id, kind=kind)
+    return None
+
+
+def support_for(
+    rs: CloneWars, state: GameState, seat: Seat, attack: Attack, reading: Any
+) -> Command | None:
+    """CW-25 (ship_support=chosen): the choice to make before ``attack``, if one is due.
+
+    A ship never worsens the dice, but the ships that support the winning battle move in
+    (DEC-36), as the occupation moves troops: every ship when the target is the origin's only
+    enemy neighbour (the origin is then safe), else half of each class, rounded up, so the
+    origin, still facing an enemy, keeps ships for its own defence.  The defender's ships all
+    support (the default): its planet's ships are lost with it anyway (CW-29).
+    """
+    if state.options.get("ship_support", "all") != "chosen":
+        return None
+    o, t = rs.board.index[attack.origin], rs.board.index[attack.target]
+    present = rs.ships_on(state, o)
+    if not any(present):
+        return None
+    alone = all(n == t or not reading.hostile(n) for n in reading.nbrs[o])
+    current = rs.supporting(state, o)
+    for kind, have, now in zip(SHIP_KINDS, present, current, strict=True):
+        want = have if alone else (have + 1) // 2
+        if have and now != want:
+            return ChooseSupport(seat=seat, planet=attack.origin, kind=kind, count=want)
     return None

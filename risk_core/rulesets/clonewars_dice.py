@@ -14,8 +14,9 @@ No ship ever adds a die: at most as many capital ships, fighters and corvettes c
 thrown (``SideDice.effective``).  On the planet of Emperor Palpatine every defence die is a d8,
 with or without ships (CW-28, ``all_d8``).  Two readings the rulebook leaves open, fixed here
 because one choice is never worse for the side that makes it: every ship present supports the
-battle (none is ever a disadvantage), and when more dice show "1" than there are fighters, the
-d8s are re-rolled first (a re-rolled d8 averages 5, a d6 4).  A corvette's +1 is not capped: a
+battle (none is ever a disadvantage; the option ship_support=chosen lets each side name fewer,
+``CloneWars.supporting``), and when more dice show "1" than there are fighters, the d8s are
+re-rolled first (a re-rolled d8 averages 5, a d6 4).  A corvette's +1 is not capped: a
 6 becomes 7.
 
 :func:`throw_side` consumes a :class:`~risk_core.rng.Rng` deterministically (the d8s first, then

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from risk_core.model import Command, Event, FamilyState, Seat, command, event
 from risk_core.rulesets.clonewars_dice import SideDice
 
@@ -49,6 +51,10 @@ class CWState(FamilyState, frozen=True):
     asked: str = ""  # the planet asked of the teammate (CW-35), answer pending
     powers: tuple[int, ...] = ()  # cards whose power was played this turn
     victory: str = ""  # the winning faction, announced (CW-41) just before the game ends
+    # ship_support=chosen (CW-25): planet -> the most ships of each class that support its
+    # battles this turn (3: all), as its army chose them.  UNSET, never encoded, until a
+    # choice is made, so the states of games without one are encoded as before the option.
+    chosen: dict[str, Ships] | msgspec.UnsetType = msgspec.UNSET
 
 
 def replace_at(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -85,6 +91,17 @@ class ShipsFollow(Command, frozen=True, tag="ships_follow"):
     fighters: int = 0
     corvettes: int = 0
     capitals: int = 0
+
+
+@command
+class ChooseSupport(Command, frozen=True, tag="choose_support"):
+    """CW-25 (ship_support=chosen): ``count`` of the ``kind`` ships on ``planet`` support its
+    battles this turn: the attacker's on an origin of its, the defender's on the attacked
+    planet before it answers with its dice."""
+
+    planet: str
+    kind: str
+    count: int
 
 
 @command
@@ -194,6 +211,17 @@ class ShipSupport(Event, frozen=True, tag="ship_support"):
     defence: SideDice
     attack_natural: tuple[int, ...]
     defence_natural: tuple[int, ...]
+
+
+@event
+class SupportChosen(Event, frozen=True, tag="support_chosen"):
+    """CW-25 (ship_support=chosen): ``seat`` commits ``count`` of the ``kind`` ships on
+    ``planet`` to its battles for the rest of the turn."""
+
+    seat: Seat
+    planet: str
+    kind: str
+    count: int
 
 
 @event

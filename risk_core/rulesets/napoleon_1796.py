@@ -1092,12 +1092,20 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
 
     def final_result(self, state: GameState) -> GameWon:
         """NAP-CAMP-02: the player who eliminated the other, else the most VP; equal VP go
-        to the advanced game's tie-breaks (the ranking's first)."""
+        to the advanced game's tie-breaks (NAP-CAMP-04, NAP-ADV-46, DEC-30), as in the final
+        ranking; a place still shared is recorded under its first seat."""
         fam = camp_state(state)
         players = [s for s, p in enumerate(state.players) if not p.neutral]
-        vp = {state.players[s].colour: fam.vp[s] for s in players}
+        colours = {s: state.players[s].colour for s in players}
+        regiments, holdings = self.ranking_counts(state)
         out = [s for s in players if state.players[s].eliminated]
-        winner = camp.campaign_winner(vp, state.players[out[0]].colour if out else None)
+        winner = camp.campaign_winner(
+            {colours[s]: fam.vp[s] for s in players},
+            colours[out[0]] if out else None,
+            regiments={colours[s]: regiments[s] for s in players},
+            holdings={colours[s]: holdings[s] for s in players},
+            tie=str(state.options.get("final_tie", "shared")),
+        )
         if out and winner is not None:
             return GameWon(seat=self.colour_seat(state, winner), reason="last_standing")
         seat = (

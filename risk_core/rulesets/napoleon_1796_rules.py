@@ -255,13 +255,29 @@ def invasion_vp(
 
 
 # --------------------------------------------------------------------------- NAP-CAMP-02
-def campaign_winner(vp: Mapping[str, int], eliminated: str | None = None) -> str | None:
+def campaign_winner(
+    vp: Mapping[str, int],
+    eliminated: str | None = None,
+    *,
+    regiments: Mapping[str, int] | None = None,
+    holdings: Mapping[str, int] | None = None,
+    tie: str = "shared",
+) -> str | None:
     """NAP-CAMP-02: the player who eliminated the other wins; else, at the end of the last
-    round, the one with more VP.  Equal VP give ``None``: the rulebooks name no tie-break
-    for the campaign (the rule set then takes the advanced game's ranking, DEC-30)."""
+    round, the one with more VP.  The campaign names no tie-break of its own but plays by
+    every other rule of the advanced game (NAP-CAMP-04), so equal VP go to NAP-ADV-46's:
+    more ``regiments`` in play (its second, missions accomplished, is equal: the campaign has
+    no missions), then DEC-30: with ``tie='territories'`` more territories and sea zones
+    held (``holdings``).  ``None`` when still equal: a shared victory (DEC-30, recommended),
+    the same order as the game's final ranking (``nar.final_ranking``)."""
     if eliminated is not None:
         return ENGLISH if side_of(eliminated) == "french" else FRENCH
-    french, english = vp.get(FRENCH, 0), vp.get(ENGLISH, 0)
+
+    def key(colour: str) -> tuple[int, int, int]:
+        held = (holdings or {}).get(colour, 0) if tie == "territories" else 0
+        return vp.get(colour, 0), (regiments or {}).get(colour, 0), held
+
+    french, english = key(FRENCH), key(ENGLISH)
     if french == english:
         return None
     return FRENCH if french > english else ENGLISH
