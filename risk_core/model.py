@@ -592,6 +592,30 @@ copy_board.__doc__ = "A copy of a state sharing every list ``BOARD_FIELDS``' eve
 unshare.__doc__ = "Give a ``copy_board`` copy its own lists and players: a full copy from now on."
 
 
+def own_draw(s: GameState, seat: Seat) -> None:
+    """Give a ``copy_board`` copy its own of what drawing a card changes: the pile and the
+    drawing seat's hand (CORE's ``card_drawn``), the other players still shared.  Cheaper
+    than ``unshare``, which copies every player, hand and pile, for the one card event most
+    turns after a conquest bring."""
+    s.deck = s.deck[:]
+    players = s.players[:]  # (a Struct's ``__copy__`` is shallow: the hand is copied below)
+    p = players[seat].__copy__()  # type: ignore[attr-defined]
+    p.hand = p.hand[:]
+    players[seat] = p
+    s.players = players
+
+
+def own_trade(s: GameState, seat: Seat) -> None:
+    """``own_draw`` for a trade (CORE's ``cards_traded``): the discard pile and the trading
+    seat's hand."""
+    s.discard = s.discard[:]
+    players = s.players[:]
+    p = players[seat].__copy__()  # type: ignore[attr-defined]
+    p.hand = p.hand[:]
+    players[seat] = p
+    s.players = players
+
+
 # --------------------------------------------------------------------------- codecs
 _encoder = msgspec.json.Encoder()
 

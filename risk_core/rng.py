@@ -12,7 +12,8 @@ rolled 6-6-6"), and only then the seeded stream.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import struct
+from collections.abc import Callable, Sequence
 
 M64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -26,16 +27,37 @@ def mix64(z: int) -> int:
     return z ^ (z >> 31)
 
 
+def _lanes(n: int) -> tuple[int, int, int, int, Callable[[bytes], tuple[int, ...]]]:
+    """``d6_faces``' constants for ``n`` words drawn side by side in one integer, a 128-bit
+    lane each (room for a 64×64-bit product): the lane units, each lane's step from the
+    stream's word before the first, the lanes' low 64 bits, the bytes, and a reader of the
+    lanes' low 64 bits."""
+    units = sum(1 << (128 * i) for i in range(n))
+    steps = sum(((i + 1) * GAMMA) << (128 * i) for i in range(n))
+    return units, steps, M64 * units, 16 * n, struct.Struct("<" + "Q8x" * n).unpack
+
+
+# A battle throws at most 3 + 2 dice (a family's own battles a few more); more go word by word.
+_LANES = [_lanes(n) for n in range(9)]
+
+
 def d6_faces(seed: int, counter: int, n: int) -> tuple[list[int], int]:
     """``n`` d6 faces from the seeded stream after position ``counter``, and the position
-    after them: ``Rng.dice`` without a cursor object (a battle's throw, the hottest draw)."""
+    after them: ``Rng.dice`` without a cursor object (a battle's throw, the hottest draw).
+
+    The ``n`` words are mixed side by side, each in its own 128-bit lane of one integer, so
+    every step of ``mix64`` is one operation for all of them instead of one per word (a
+    Python operation costs far more than its width); masking each lane to 64 bits after the
+    shifts and products keeps the lanes apart, so each one holds exactly ``mix64`` of its
+    word."""
+    if n > 8:
+        return d6_faces_counted(seed, counter, n)
+    units, steps, low, size, read = _LANES[n]
+    x = (((seed + counter * GAMMA) & M64) * units + steps) & low  # lane i: word counter + i + 1
+    x = ((x ^ (x >> 30)) & low) * 0xBF58476D1CE4E5B9 & low
+    x = ((x ^ (x >> 27)) & low) * 0x94D049BB133111EB & low
     faces: list[int] = []
-    x = (seed + counter * GAMMA) & M64  # the stream's word before the next: one step each
-    for _ in range(n):
-        x = (x + GAMMA) & M64  # = (seed + counter * GAMMA) & M64, without the product
-        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-        z ^= z >> 31
+    for z in read((x ^ (x >> 31)).to_bytes(size, "little")):  # (the top lane has no spill)
         if z >= _D6_LIMIT:  # a word to reject (odds 4 in 2**64): the counting loop instead
             return d6_faces_counted(seed, counter, n)
         faces.append(z % 6 + 1)

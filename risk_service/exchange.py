@@ -21,9 +21,12 @@ unless the importer names the copy (``game_id=``).
 
 Files are streamed, never held whole: an export is written a record at a time (the body to a
 spooled temporary file, as the header that comes first holds its digest), and a file is read
-by passes over its lines (``ExportReader``): one to check it, one to audit and write it (more
-only when the audit finds something amiss).  Each pass hashes what it reads, so a file changed
-between passes is refused, not half trusted.
+by passes over its lines (``ExportReader``).  An import reads it once: it audits and writes
+each line as it reads it, checking on the way what the file's check finds, and commits only
+if all of it holds (``_import_in_one_pass``); anything amiss, and the write is undone and the
+file read again as before, a pass to check it, then one to audit and write it (more only when
+the audit finds something amiss), so that a bad file gets the error it always got.  Each pass
+hashes what it reads, so a file changed between passes is refused, not half trusted.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from risk_service.audit import (
     audit_writing,
 )
 from risk_service.records import RawRecord, line_decoder
-from risk_service.store import GAME_ID, GameRecord, GameService, ServiceError
+from risk_service.store import GAME_ID, GameRecord, GameService, HistoryWriter, ServiceError
 
 FORMAT = "risk-export"
 FORMAT_VERSION = 1
@@ -209,6 +212,13 @@ class ExportReader:
         self.records_count = records.count
         self._body_digest = read.digest()
         return digest_ok
+
+    def first_record(self) -> GameRecord | None:
+        """The first record, decoded; None if there is none or it does not decode."""
+        try:
+            return _record_decoder.decode(next(self._lines(_Pass())))
+        except (StopIteration, msgspec.DecodeError):
+            return None
 
     def records(self) -> Iterator[GameRecord]:
         """A pass over the records (after ``check``); ``bad_export`` if the file changed."""
@@ -380,14 +390,21 @@ def import_game(
 ) -> Imported:
     """Validate an export completely, and store it as a new game in one atomic write.
 
-    The file is read twice: checked, then audited and written in one pass inside the write's
-    transaction (``audit_writing`` into ``GameService.writing``: the state the audit folds
-    is the one whose snapshots are stored, a command's rows are put together from the event
-    bytes the audit compared).  Should that pass not conclude (a difference, seeds revealed
-    other than those stored), the transaction is rolled back and the file audited again by
-    ``audit``, which says what is wrong: nothing is written unless every check passes.
+    The usual file is read once (``_import_in_one_pass``).  Otherwise, and whenever that pass
+    finds anything amiss, the file is read twice: checked, then audited and written in one
+    pass inside the write's transaction (``audit_writing`` into ``GameService.writing``: the
+    state the audit folds is the one whose snapshots are stored, a command's rows are put
+    together from the event bytes the audit compared).  Should that pass not conclude (a
+    difference, seeds revealed other than those stored), the transaction is rolled back and
+    the file audited again by ``audit``, which says what is wrong: nothing is written unless
+    every check passes.
     """
     reader = ExportReader(data)
+    told = Progress(progress)
+    done = _import_in_one_pass(service, reader, game_id, told)
+    if done is not None:
+        return done
+    told.again()  # nothing is written: the file is checked, then audited and written again
     reader.check()
     if game_id is None:
         _check_named(reader)
@@ -403,7 +420,6 @@ def import_game(
             "game_exists", f"There is already a game '{target}' in {service.store_url}."
         )
     assert reader.started is not None  # check() found it
-    told = Progress(progress)
     if versions.mismatch(reader.started) is None:
         # The usual case: the audit writes what it checks, in the write's one transaction.
         try:
@@ -449,6 +465,103 @@ def import_game(
 
 class _Undo(Exception):
     """The one-pass audit did not conclude: what it wrote is rolled back."""
+
+
+def _import_in_one_pass(
+    service: GameService, reader: ExportReader, game_id: str | None, told: Progress
+) -> Imported | None:
+    """The usual import, reading the file once: audited and written as it is read, what
+    ``ExportReader.check`` finds (the digest, truncation, each line a record whose version
+    counts its events, the header against the opening) found on the way and checked before
+    the write commits.  None, with nothing written, when anything is amiss or out of the
+    ordinary (a file of another engine, a header naming another game, a taken id): the caller
+    then checks the file first, which refuses it with the error it always gave.
+
+    The lines' events are decoded only where the audit decodes them (a record given, or one
+    whose events are not those re-execution gives, byte for byte): a recorded event that is
+    not one then fails that decoding, and the file's own check names the line."""
+    first = reader.first_record()
+    if first is None or not first.events or not isinstance(first.events[0], GameStarted):
+        return None
+    started, named = first.events[0], reader.header.game_id
+    if game_id is None and started.game_id and named != started.game_id:
+        return None  # perhaps a branch's file (its events name the root): _check_named decides
+    target = game_id or named
+    if not GAME_ID.fullmatch(target) or versions.mismatch(started) is not None:
+        return None
+    single = _OnePass(reader)
+    try:
+        if _exists(service, target):
+            return None
+        with service.writing(target) as writer:
+            single.writer = writer
+            report = audit_writing(single, game_id=named, sink=writer, progress=told)
+            if report is None or not report.ok or not single.checks_out(first, report.events):
+                raise _Undo
+    except (_Undo, RiskError, msgspec.DecodeError):
+        return None
+    assert writer.state is not None  # audit_writing ended the writer
+    return Imported(
+        game_id=target, events=report.events, records=single.count, state=copy_state(writer.state)
+    )
+
+
+class _OnePass:
+    """The records of a file read once (``RecordSource``: one call only), with what the
+    file's check needs found as they are read (``checks_out``).
+
+    Each line's ``version`` must be the count of the events up to its end, and grow: the
+    events the audit wrote say so (``HistoryWriter.version``; the audit holds one record read
+    ahead, so when a line is asked for, those before the one it holds are written)."""
+
+    def __init__(self, reader: ExportReader) -> None:
+        self.reader = reader
+        self.writer: HistoryWriter | None = None
+        self.read = _Pass()
+        self.count = 0  # lines read
+        self.whole = False  # every line read
+        self.called = False
+        self.versions = [0, 0, 0]  # the versions of the last three lines read, oldest first
+
+    def __call__(self) -> Iterator[RawRecord]:
+        if self.called:  # the one-pass audit reads its source once
+            raise _Undo
+        self.called = True
+        return self._records()
+
+    def _records(self) -> Iterator[RawRecord]:
+        decode, versions, writer = line_decoder(), self.versions, self.writer
+        assert writer is not None
+        for line in self.reader._lines(self.read):
+            # The line before the last one read is written: [0] and [1] are its predecessor's
+            # version and its own (0 before the first line).
+            if self.count > 1 and not versions[0] < versions[1] == writer.version:
+                raise _Undo
+            record = decode(line)  # msgspec.DecodeError: not a record, the file's check says so
+            self.count += 1
+            versions[0], versions[1], versions[2] = versions[1], versions[2], record.version
+            yield record
+        if self.count > 1 and not versions[0] < versions[1] == writer.version:
+            raise _Undo
+        self.whole = True
+
+    def checks_out(self, first: GameRecord, events: int) -> bool:
+        """Whether ``ExportReader.check`` finds nothing amiss, after an audit that went through
+        every line (their versions checked as they were read) and found ``events`` events."""
+        reader = self.reader
+        if not self.whole or not reader._newline or self.read.truncated:
+            return False
+        if not self.versions[1] < self.versions[2] == events:  # the last line's, written
+            return False
+        if self.read.digest() != reader.header.digest:
+            return False
+        records = _RecordCheck(reader.header)
+        records.first, records.count, records.version = first, self.count, events
+        try:
+            records.finish()
+        except RiskError:
+            return False
+        return True
 
 
 def _check_named(reader: ExportReader) -> None:

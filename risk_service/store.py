@@ -872,6 +872,11 @@ class HistoryWriter:
         if len(self._rows) >= WRITE_BATCH:
             self.flush()
 
+    @property
+    def version(self) -> int:
+        """The events of the records given so far."""
+        return self._version
+
     def snapshot(self, state: GameState) -> None:
         snapshot = GameSnapshot(
             originator_id=self.game_id,

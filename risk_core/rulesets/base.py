@@ -83,6 +83,8 @@ from risk_core.model import (
     TurnStarted,
     copy_board,
     copy_state,
+    own_draw,
+    own_trade,
     unshare,
 )
 from risk_core.rng import Rng, d6_faces, seed_commitment
@@ -218,12 +220,20 @@ class RuleSet:
         )
         self._plain_launch = self._plain_fight and cls.fight is RuleSet.fight  # (``launch``)
         quiet, army = self._winner_watch()
-        # Per event kind, whether ``winner`` must be asked after it: 0 never, 1 when armies
-        # count (``_armies_may_win``); a kind not listed, always.  None: after every command.
-        self._watch: dict[type[Event], int] | None = (
-            None if quiet is None else {**{k: 1 for k in army}, **{k: 0 for k in quiet}}
-        )
+        # The event kinds after which ``winner`` need not be asked (None: it is asked after
+        # every command), and those after which only when armies count (``_armies_may_win``);
+        # after any other kind, always.
+        self._quiet = quiet
+        self._army_kinds = army - quiet if quiet is not None else army
         self._board_only_events = self._board_only()
+        # Events after which ``decide``'s copy needs its own of a few lists only (the first such
+        # event of a command; any later one not board-only has the whole state copied).
+        self._partial_copies: dict[type[Event], Callable[[GameState, Seat], None]] = {
+            kind: copier
+            for kind, copier in ((CardDrawn, own_draw), (CardsTraded, own_trade))
+            if self._board_only_events is not None
+            and cls.EVENT_HANDLERS.get(kind) is RuleSet.EVENT_HANDLERS[kind]
+        }
 
     def _board_only(self) -> frozenset[type[Event]] | None:
         """Events whose projector changes nothing in place but ``model.BOARD_FIELDS`` (other
@@ -509,14 +519,19 @@ class RuleSet:
         if mode == _ON_COPY:
             # Copy on write: hands and piles are copied before an event that may change them.
             work = copy_board(state)
-            shared = True
+            partial = self._partial_copies
+            shared = 2  # 2: hands and piles shared, 1: a few of them copied (``partial``), 0: none
 
             def emit_on_copy(ev: Event) -> None:
                 nonlocal shared
                 kind = type(ev)
                 if shared and kind not in board_only:
-                    unshare(work)
-                    shared = False
+                    if shared == 2 and kind in partial:
+                        partial[kind](work, ev.seat)  # type: ignore[attr-defined]
+                        shared = 1
+                    else:
+                        unshare(work)
+                        shared = 0
                 if work.may_trade and work.phase == "attack" and kind not in follow_ups:
                     work.may_trade = False
                 handlers[kind](self, work, ev)
@@ -529,17 +544,22 @@ class RuleSet:
         # ``_RESTORING``: in place, with the way back copied as ``decide`` copies its state:
         # the board before the first event, hands and piles before one that may change them.
         saved: list[GameState] = []
-        whole = False
+        partial = self._partial_copies
+        whole = 2  # as ``shared`` above: 2 nothing, 1 a few, 0 all of hands and piles kept aside
 
         def emit_saving(ev: Event) -> None:
             nonlocal whole
             kind = type(ev)
-            if not whole:
+            if whole:
                 if not saved:
                     saved.append(copy_board(state))
                 if kind not in board_only:
-                    unshare(saved[0])
-                    whole = True
+                    if whole == 2 and kind in partial:
+                        partial[kind](saved[0], ev.seat)  # type: ignore[attr-defined]
+                        whole = 1
+                    else:
+                        unshare(saved[0])
+                        whole = 0
             if state.may_trade and state.phase == "attack" and kind not in follow_ups:
                 state.may_trade = False
             handlers[kind](self, state, ev)
@@ -1475,20 +1495,21 @@ class RuleSet:
         """``settle``.  Given the command's events so far (``out``, from ``decide``: the game
         had no winner before them), ``winner`` is asked only once an event that can change its
         answer has come (``_winner_watch``), not after every step."""
-        watch = None if out is None else self._watch
+        quiet = None if out is None else self._quiet
+        army = self._army_kinds
         checked = 0
         while True:
             phase = state.phase
             if phase == "over":
                 return
-            if watch is None:
+            if quiet is None:
                 due = True
-            else:  # written out: this runs after every command
+            else:  # written out: this runs after every command (``in``: no call per event)
                 assert out is not None
                 due = False
                 for ev in out[checked:] if checked else out:
-                    w = watch.get(type(ev), 2)  # 0: quiet, 1: armies only, 2: always
-                    if w and (w == 2 or self._armies_may_win(state)):
+                    kind = type(ev)
+                    if kind not in quiet and (kind not in army or self._armies_may_win(state)):
                         due = True
                         break
                 checked = len(out)
