@@ -243,7 +243,7 @@ class GameApplication(Application[str]):
         mapper = self.mapper
         assert isinstance(mapper, MsgspecMapper)
         rows: list[ledger.EventRowTuple] = []
-        stamp = b""
+        head = b""
         due: set[str] = set()
         for play in games:
             if play.opening is not None:  # a new game: its opening as the library stores it
@@ -253,8 +253,8 @@ class GameApplication(Application[str]):
             version = play.base
             for command, events in play.records:
                 # One timestamp per transaction: its records are stored at the same moment.
-                stamp = stamp or mapper.timestamp(datetime_now_with_tzinfo())
-                states = mapper.record_states(command, events, stamp)
+                head = head or mapper.state_head(datetime_now_with_tzinfo())
+                states = mapper.record_states(command, events, head)
                 for event, state in zip(events, states, strict=True):
                     version += 1
                     topic = _BRANCHED if isinstance(event, Branched) else _RECORDED

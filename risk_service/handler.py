@@ -831,15 +831,11 @@ def _digest(request: Request) -> str:
     return hashlib.sha256(encode(request)).hexdigest()
 
 
-def _recorded(reply: Reply, request: Request) -> bytes:
-    """``_Recorded``'s encoding of ``reply`` and ``request``'s digest: the reply's own JSON
-    with the digest as its last field (a struct's fields are written in order, and the digest
-    is never empty, so never left out), without a copy of the reply to encode."""
-    return _encoded_outcome(reply, request)[1]
-
-
 def _encoded_outcome(reply: Reply, request: Request) -> tuple[bytes, bytes]:
-    """``encode(reply)`` and ``_recorded(reply, request)``, the reply encoded once."""
+    """``encode(reply)`` and the ledger's outcome, ``_Recorded``'s encoding of ``reply`` and
+    ``request``'s digest, the reply encoded once: the outcome is the reply's own JSON with the
+    digest as its last field (a struct's fields are written in order, and the digest is never
+    empty, so never left out)."""
     encoded = encode(reply)
     return encoded, encoded[:-1] + b',"request":"' + _digest(request).encode() + b'"}'
 

@@ -79,6 +79,8 @@ class SnapshotRow(msgspec.Struct, gc=False):
 
 
 _encoder = msgspec.json.Encoder()
+# The end of a record's first stored event: its size (``app.Game``), for the usual sizes.
+_BATCH_TAILS = tuple(b',"batch":%d}' % n for n in range(16))
 _rows_decoder = msgspec.json.Decoder(list[EventRow])
 _events_decoder = msgspec.json.Decoder(list[_EventOnly])
 _snapshot_decoder = msgspec.json.Decoder(SnapshotRow)
@@ -138,25 +140,35 @@ class MsgspecMapper(Mapper[str]):
         return obj
 
     @staticmethod
-    def timestamp(moment: datetime) -> bytes:
-        """A timestamp as ``record_states`` writes it (msgspec's JSON string)."""
-        return _encoder.encode(moment)
+    def state_head(moment: datetime) -> bytes:
+        """How ``record_states`` begins each stored event stamped ``moment``: its timestamp
+        (msgspec's JSON string), then the event."""
+        return b'{"timestamp":' + _encoder.encode(moment) + b',"event":'
 
     def record_states(
-        self, command: model.Command, events: Sequence[model.Event], stamp: bytes
+        self, command: model.Command, events: Sequence[model.Event], head: bytes
     ) -> list[bytes]:
         """The stored ``state`` of each event of one record (``app.Game.Recorded``: the
-        command and the record's size on its first event), stamped ``stamp`` (``timestamp``).
+        command and the record's size on its first event), each begun with ``head``
+        (``state_head``: one timestamp for all of them).
 
         The bytes ``to_stored_event`` writes for those domain events (their stored form's
         fields in order, defaults left out), put together from each event's JSON: the command
         worker stores every record so, without a domain event object per event.
         """
-        head = b'{"timestamp":' + stamp + b',"event":'
         encode = _encoder.encode
-        first = b',"command":%s,"batch":%d}' % (encode(command), len(events))
-        states = [head + encode(events[0]) + first]
-        states += [head + encode(ev) + b"}" for ev in events[1:]]
+        return self.record_states_of(command, [encode(ev) for ev in events], head)
+
+    def record_states_of(
+        self, command: model.Command, encoded: Sequence[bytes], head: bytes
+    ) -> list[bytes]:
+        """``record_states`` from the events' JSON (``encoded``, one or more), when the
+        caller has it already (an import's audit compared those bytes)."""
+        n = len(encoded)
+        tail = _BATCH_TAILS[n] if n < len(_BATCH_TAILS) else b',"batch":%d}' % n
+        states = [b"".join((head, encoded[0], b',"command":', _encoder.encode(command), tail))]
+        if n > 1:  # most records are one event
+            states += [head + body + b"}" for body in encoded[1:]]
         if self.cipher or self.compressor:
             return [self._wrap(s) for s in states]
         return states

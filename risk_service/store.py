@@ -809,10 +809,6 @@ def _row(stored: StoredEvent) -> Row:
     return (str(stored.originator_id), stored.originator_version, stored.topic, stored.state)
 
 
-# The end of a record's first row: its size (``app.Game``), for the usual sizes.
-_BATCH_TAILS = tuple(b',"batch":%d}' % n for n in range(16))
-
-
 class HistoryWriter:
     """The rows of a new game's history, record by record (``GameService.writing``).
 
@@ -838,10 +834,7 @@ class HistoryWriter:
         self._snapshots: list[Row] = []
         self._version = 0
         self._recorded = get_topic(Game.Recorded)
-        # A game event's stored JSON starts with its timestamp (``mapper``: fields in order,
-        # defaults left out): one prefix for every row of the import.
-        stamp = msgspec.json.encode(self._now)
-        self._prefix = b'{"timestamp":' + stamp + b',"event":'
+        self._head = mapper.state_head(self._now)  # every row of the import's (``record``)
         self._raw = not (mapper.cipher or mapper.compressor)
 
     def record(
@@ -853,16 +846,12 @@ class HistoryWriter:
         """One record: its rows (the command and size on the first, ``app.Game``)."""
         version = self._version
         if encoded and command is not None and self._raw and version > 0:
-            prefix, gid, topic, rows = self._prefix, self.game_id, self._recorded, self._rows
-            n = len(encoded)
-            tail = _BATCH_TAILS[n] if n < len(_BATCH_TAILS) else b',"batch":%d}' % n
-            parts = (prefix, encoded[0], b',"command":', risk_core.encode(command), tail)
-            rows.append((gid, version + 1, topic, b"".join(parts)))
-            if n > 1:  # most records are one event: no list made for the rest
-                rows += [
-                    (gid, v, topic, prefix + body + b"}")
-                    for v, body in enumerate(encoded[1:], start=version + 2)
-                ]
+            gid, topic = self.game_id, self._recorded
+            states = self._mapper.record_states_of(command, encoded, self._head)
+            if len(states) == 1:  # most records are one event: no list made for the rows
+                self._rows.append((gid, version + 1, topic, states[0]))
+            else:
+                self._rows += [(gid, v, topic, s) for v, s in enumerate(states, start=version + 1)]
         else:
             self._rows += map(
                 _row,

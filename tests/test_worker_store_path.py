@@ -18,7 +18,7 @@ from risk_core import RuleError
 from risk_core.model import Place
 from risk_service import GameService
 from risk_service.app import SNAPSHOT_INTERVAL, Game, Play
-from risk_service.handler import Handler, Item, _digest, _Recorded, _recorded
+from risk_service.handler import Handler, Item, _digest, _encoded_outcome, _Recorded
 from risk_service.ledger import (
     Fenced,
     LedgerWrite,
@@ -58,7 +58,7 @@ def test_record_rows_are_the_mappers_bytes(tmp_path: Path) -> None:
             command = risk_core.bots.choose(state, level="random", seed=k)
             events = risk_core.decide(state, command)
             moment = datetime_now_with_tzinfo()
-            states = mapper.record_states(command, events, mapper.timestamp(moment))
+            states = mapper.record_states(command, events, mapper.state_head(moment))
             for i, (ev, stored) in enumerate(zip(events, states, strict=True)):
                 domain = Game.Recorded(
                     originator_id="g",
@@ -183,7 +183,7 @@ def test_recorded_outcomes_are_the_structs_encoding() -> None:
     ):
         fields = {f: getattr(reply, f) for f in Reply.__struct_fields__}
         expected = msgspec.json.encode(_Recorded(**fields, request=_digest(request)))
-        assert _recorded(reply, request) == expected
+        assert _encoded_outcome(reply, request)[1] == expected
 
 
 def test_a_stored_reply_is_sent_as_the_bytes_recorded_for_it(tmp_path: Path) -> None:
@@ -205,7 +205,7 @@ def test_a_stored_reply_is_sent_as_the_bytes_recorded_for_it(tmp_path: Path) -> 
         for request, reply in zip(requests, replies, strict=True):
             assert not isinstance(request, Malformed)
             assert handler.encoded(reply) == encode(reply)
-            assert rows[reply.request_id].outcome == _recorded(reply, request)
+            assert rows[reply.request_id].outcome == _encoded_outcome(reply, request)[1]
             assert id(reply) in handler._encoded  # encoded once, not again
         other = Reply(request_id="r", ok=True)
         assert handler.encoded(other) == encode(other)

@@ -81,7 +81,7 @@ from risk_core.rng import Rng
 from risk_core.rulesets import napoleon_1796_rules as camp
 from risk_core.rulesets import napoleon_advanced_rules as nar
 from risk_core.rulesets.allies import ALLY_PLACE, AllyPlaced
-from risk_core.rulesets.base import BotGoals, Emit, Option, RuleSet
+from risk_core.rulesets.base import BotGoals, Emit, Option
 from risk_core.rulesets.napoleon_2p import INFLUENCE_LOCK, Napoleon2P
 from risk_core.rulesets.napoleon_1796_state import (
     AlliedIncome,
@@ -422,11 +422,7 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
             realliance="",
             annexed=(),
         )
-        RuleSet._on_turn_started(self, state, ev)
-        if not ev.income:  # a scenario's turn that starts in the attack phase
-            state.phase = "attack"
-        elif self.can_give(state, ev.seat):
-            state.phase = "influence"
+        self.begin_turn(state, ev)
 
     # ================================================================== influence
     def gift_error(self, state: GameState, seat: Seat, independent: Seat) -> RuleError | None:

@@ -404,11 +404,7 @@ class Napoleon2P(ActiveIndependents, Napoleon):
         state.family = Independents(
             ally_of=self.steps(state).ally_of, quota=(0,) * len(state.players)
         )
-        RuleSet._on_turn_started(self, state, ev)
-        if not ev.income:  # a scenario's turn that starts in the attack phase
-            state.phase = "attack"
-        elif self.can_give(state, ev.seat):
-            state.phase = "influence"
+        self.begin_turn(state, ev)
 
     def gift_error(self, state: GameState, seat: Seat, independent: Seat) -> RuleError | None:
         """Why ``seat`` may not give a card to ``independent`` now (NAP-2PA-04, DEC-18)."""

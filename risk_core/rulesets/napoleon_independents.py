@@ -24,6 +24,7 @@ from risk_core.model import (
     Place,
     Seat,
     Trade,
+    TurnStarted,
     command,
     event,
 )
@@ -199,6 +200,16 @@ class ActiveIndependents(RuleSet):
         self.replace_steps(state, ally_of=tuple(allies))
 
     # ------------------------------------------------------------------ influence
+    def begin_turn(self, state: GameState, ev: TurnStarted) -> None:
+        """CORE's turn start (``RuleSet._on_turn_started``), then the influence phase when
+        the mover may give a card (NAP-2PA-03); a scenario's turn that starts in the attack
+        phase (no income) keeps that phase."""
+        RuleSet._on_turn_started(self, state, ev)
+        if not ev.income:
+            state.phase = "attack"
+        elif self.can_give(state, ev.seat):
+            state.phase = "influence"
+
     def can_give(self, state: GameState, seat: Seat) -> bool:
         if not self.is_active(state) or not state.players[seat].hand:
             return False
