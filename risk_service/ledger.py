@@ -129,6 +129,15 @@ class _SQL:
         "SET fence = excluded.fence, position = excluded.position "
         "WHERE f.fence <= excluded.fence RETURNING fence"
     )
+    # ``fence`` in two plain statements, for SQLite's batch writer (``write_batch``): the
+    # update of a partition's row, taken when its stored fence is not newer (the usual case:
+    # one statement), else the insert of its first row.  Neither changing a row means a newer
+    # fence wrote: ``Fenced``.  An upsert with RETURNING costs SQLite a temporary table a
+    # statement: about a seventh of the instructions of a one-command transaction.
+    update_fence = (
+        "UPDATE {t}fences SET fence = {p}, position = {p} WHERE part = {p} AND fence <= {p}"
+    )
+    insert_fence = "INSERT INTO {t}fences VALUES ({p}, {p}, {p}) ON CONFLICT (part) DO NOTHING"
     select_requests = (
         "SELECT request_id, game_id, seat, outcome FROM {t}requests WHERE request_id IN ({ps})"
     )
@@ -195,12 +204,15 @@ class SQLiteLedgerRecorder(SQLiteApplicationRecorder, LedgerReader):
     def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
         sql = self._sql
-        self._fence_sql = sql(_SQL.fence)
+        self._update_fence_sql = sql(_SQL.update_fence)
+        self._insert_fence_sql = sql(_SQL.insert_fence)
         self._request_sql = sql(_SQL.insert_request)
         self._seat_sql = sql(_SQL.upsert_seat)
         # ``write_batch``'s connection, held: taking one from the library's pool and its
         # transaction wrappers cost more than the statements of a one-command transaction.
+        # Its statements run on one cursor, held too (``Connection.execute`` makes one each).
         self._writer: SQLiteConnection | None = None
+        self._cursor: sqlite3.Cursor | None = None
         self._writer_lock = threading.Lock()
 
     def write_batch(self, rows: Sequence[EventRowTuple], write: LedgerWrite) -> None:
@@ -219,27 +231,38 @@ class SQLiteLedgerRecorder(SQLiteApplicationRecorder, LedgerReader):
                     raise _translated(e) from e
             conn = writer._sqlite_conn
             try:
-                conn.execute("BEGIN")
+                cursor = self._cursor
+                if cursor is None:
+                    cursor = self._cursor = conn.cursor()
+                cursor.execute("BEGIN")
                 for part, (fence, position) in sorted(write.fences.items()):
-                    if conn.execute(self._fence_sql, (part, fence, position)).fetchone() is None:
-                        raise Fenced(f"Partition {part} has a newer owner than fence {fence}.")
+                    self._fence(cursor, part, fence, position)
                 if write.requests:
-                    conn.executemany(
+                    cursor.executemany(
                         self._request_sql,
                         [(r.request_id, r.game_id, r.seat, r.outcome) for r in write.requests],
                     )
                 if write.seats:
-                    conn.executemany(
+                    cursor.executemany(
                         self._seat_sql,
                         [(s.game_id, s.seat, s.hash, s.bot, s.deadline_ms) for s in write.seats],
                     )
-                conn.executemany(self.insert_events_statement, rows)
+                cursor.executemany(self.insert_events_statement, rows)
                 conn.commit()
             except BaseException as e:
                 self._roll_back(conn)
                 if isinstance(e, sqlite3.Error):
                     raise _translated(e) from e
                 raise
+
+    def _fence(self, cursor: sqlite3.Cursor, part: int, fence: int, position: int) -> None:
+        """``_SQL.fence`` in its two plain statements (``_SQL.update_fence``): the partition's
+        row takes ``fence`` and ``position`` unless a newer fence wrote (``Fenced``)."""
+        cursor.execute(self._update_fence_sql, (fence, position, part, fence))
+        if cursor.rowcount == 0:  # no row yet, or a newer fence's
+            cursor.execute(self._insert_fence_sql, (part, fence, position))
+            if cursor.rowcount == 0:
+                raise Fenced(f"Partition {part} has a newer owner than fence {fence}.")
 
     def _roll_back(self, conn: sqlite3.Connection) -> None:
         try:
@@ -250,6 +273,7 @@ class SQLiteLedgerRecorder(SQLiteApplicationRecorder, LedgerReader):
 
     def close_writer(self) -> None:
         writer, self._writer = self._writer, None
+        self._cursor = None
         if writer is not None:
             with contextlib.suppress(sqlite3.Error):
                 writer.close()

@@ -162,6 +162,28 @@ def test_the_write_path_keeps_the_ledgers_guarantees(tmp_path: Path) -> None:
         assert states == [1, 2]
 
 
+def test_a_fence_is_checked_per_partition_in_one_transaction(tmp_path: Path) -> None:
+    """The SQLite writer's fence (an update, else the partition's first row): the same fence
+    writes again and moves the position on; a partition's first row is taken at any fence; one
+    partition fenced off stores nothing of the batch, the other partition's new row neither."""
+    with store(tmp_path) as service:
+        recorder = service.application.recorder
+        assert isinstance(recorder, SQLiteLedgerRecorder)
+
+        def write(fences: dict[int, tuple[int, int]], rid: str) -> LedgerWrite:
+            return LedgerWrite(fences=fences, requests=[RequestRow(rid, "g", 0, b"{}")])
+
+        insert_batch(recorder, [], write({1: (7, 10)}, "a"))
+        insert_batch(recorder, [], write({1: (7, 11)}, "b"))  # the same owner, further on
+        assert recorder.ledger_fence(1) == (7, 11)
+        with pytest.raises(Fenced):  # partition 2 is new, partition 1 has a newer owner
+            insert_batch(recorder, [], write({1: (6, 12), 2: (1, 5)}, "c"))
+        assert recorder.ledger_fence(1) == (7, 11) and recorder.ledger_fence(2) == (0, 0)
+        assert recorder.ledger_requests(["a", "b", "c"]).keys() == {"a", "b"}
+        insert_batch(recorder, [], write({2: (1, 5)}, "d"))  # then the writer goes on
+        assert recorder.ledger_fence(2) == (1, 5)
+
+
 def test_a_play_refused_records_nothing() -> None:
     """``Play.play`` refused by the rules: no record, the state as it was."""
     state = risk_core.replay(risk_core.start("classic", PLAYERS, seed=2, game_id="g"))
