@@ -221,12 +221,28 @@ def signed_bytes(request: Any) -> bytes:
     declared order) with every signature emptied: its game, seat, request id, time and
     payload.  The worker re-encodes the request it decoded, so any change of a value in the
     stream entry changes these bytes."""
+    encode = _encode or _load_encode()
+    # Most requests have no ``also`` field: looked up by name first, as ``getattr``'s default
+    # would cost an AttributeError made and dropped for every command.
+    if "also" not in request.__struct_fields__ or request.also is msgspec.UNSET:
+        # Only ``sig`` to empty (if it is not already).
+        return DOMAIN + encode(request if request.sig == "" else _unsigned(request, sig=""))
+    also = request.also
+    return DOMAIN + encode(_unsigned(request, sig="", also=dict.fromkeys(sorted(also), "")))
+
+
+_encode: Callable[[Any], bytes] | None = None  # ``protocol.encode``, once ``_load_encode`` ran
+
+
+def _load_encode() -> Callable[[Any], bytes]:
+    """``risk_service.protocol.encode``, imported when first needed rather than with this
+    module (the command line's light commands import this one alone), and kept: an import
+    statement in ``signed_bytes`` would run the import machinery for every request."""
+    global _encode
     from risk_service.protocol import encode
 
-    also = getattr(request, "also", msgspec.UNSET)
-    if also is msgspec.UNSET:  # most requests: only ``sig`` to empty (if it is not already)
-        return DOMAIN + encode(request if request.sig == "" else _unsigned(request, sig=""))
-    return DOMAIN + encode(_unsigned(request, sig="", also=dict.fromkeys(sorted(also), "")))
+    _encode = encode
+    return encode
 
 
 class Verifier:
