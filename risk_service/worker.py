@@ -79,7 +79,7 @@ from risk_service.protocol import (
     partition_of,
 )
 from risk_service.store import GameService
-from risk_service.wire import Batch, Channel, entry_fields, pack, streams_read
+from risk_service.wire import Batch, Channel, entry_fields, pack, push_expiring, streams_read
 
 log = logging.getLogger(__name__)
 REPLY_TTL_MS = 120_000
@@ -447,8 +447,8 @@ class Worker:
     def _push_reply(self, batch: Batch, reply: Reply, data: bytes | None = None) -> None:
         """Push ``reply`` (``data``: its encoding, when the caller has it) to its client."""
         key = self.keys.reply(reply.request_id)
-        batch.add_quiet("RPUSH", key, encode(reply) if data is None else data)
-        batch.add_quiet("PEXPIRE", key, REPLY_TTL_MS)
+        data = encode(reply) if data is None else data
+        batch.add_packed(push_expiring(key, data, REPLY_TTL_MS), 0)  # two quiet commands
 
     def _announce(self, outbox: Batch) -> None:
         """Publish each changed game's public status; (re)schedule its turn deadline."""

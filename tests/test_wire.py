@@ -5,10 +5,11 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import hiredis
 import pytest
 import redis
 
-from risk_service.wire import Batch, Channel, entry_fields, streams_read
+from risk_service.wire import _SKIP, Batch, Channel, entry_fields, push_expiring, streams_read
 
 
 def test_batch_replies_in_order(redis_server: Any) -> None:
@@ -86,4 +87,28 @@ def test_a_lost_connection_is_reopened(redis_server: Any) -> None:
     batch = Batch()
     batch.add("CLIENT", "ID")
     assert channel.send(batch)[0] != first
+    channel.close()
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "ttl"),
+    [("risk:reply:ab12", b'{"ok":true}', 120_000), ("é" * 600, b"x" * 5000, 1), ("k", b"", 0)],
+)
+def test_push_expiring_is_packed_as_hiredis_packs_it(key: str, value: bytes, ttl: int) -> None:
+    """``push_expiring``: the bytes of two quiet commands packed by hiredis, at any length."""
+    quiet = (
+        _SKIP + hiredis.pack_command(c) for c in (("RPUSH", key, value), ("PEXPIRE", key, ttl))
+    )
+    assert push_expiring(key, value, ttl) == b"".join(quiet)
+
+
+def test_push_expiring_pushes_quietly_with_an_expiry(redis_server: Any) -> None:
+    """Redis runs both commands and answers neither: the next command's reply comes first."""
+    client = redis.Redis.from_url(redis_server.url)
+    channel = Channel(client)
+    batch = Batch()
+    batch.add_packed(push_expiring("reply:1", b"data", 60_000), 0)
+    batch.add("LRANGE", "reply:1", 0, -1)
+    assert channel.send(batch) == [[b"data"]]
+    assert 0 < client.pttl("reply:1") <= 60_000
     channel.close()
