@@ -202,17 +202,17 @@ class Handler:
         """None when ``request`` is signed by the key of each seat of ``signers`` (seat,
         signature; OWNER: the owner's key) and within the time window; else the refusal."""
         gid = request.game_id
-        hashes: list[str] = []
-        for seat, _ in signers:
+        checks: list[tuple[str, int, str]] = []  # stored key, seat, signature
+        for seat, sig in signers:
             row = self._row(batch, gid, seat)
             stored = None if row is None else row.hash
             if stored is None or not stored.startswith(signing.SEAT_KEY):
                 return _unauthorized(request)
-            hashes.append(stored)
+            checks.append((stored, seat, sig))
         if not signers:
             return _unauthorized(request)
         message = signing.signed_bytes(request)
-        for stored, (seat, sig) in zip(hashes, signers, strict=True):
+        for stored, seat, sig in checks:
             if not self._verifier.verify(stored, message, sig, game_id=gid, seat=seat):
                 return _bad_signature(request)
         return _stale(request)
@@ -263,10 +263,7 @@ class Handler:
                     replies[i] = _reject(
                         rid, "conflict", "Other writers kept changing the game; retry."
                     )
-        return [
-            r if r is not None else self._read(it.request)
-            for r, it in zip(replies, items, strict=True)
-        ]
+        return [r if r is not None else self._read(items[i].request) for i, r in enumerate(replies)]
 
     def _decide_and_store(
         self,

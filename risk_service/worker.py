@@ -273,7 +273,9 @@ class Worker:
             p = self._stream_partition.get(stream)
             read[_partition_of_key(stream) if p is None else p] = messages
         pending = result[1]
-        oldest = {owned[i]: first for i, first in zip(pending[::2], pending[1::2], strict=True)}
+        # Pairs (``OLDEST_PENDING``), indexed rather than zipped: ``zip``'s ``strict`` keyword
+        # costs more than the rest of this (and there is always a read's entry pending).
+        oldest = {owned[pending[i]]: pending[i + 1] for i in range(0, len(pending), 2)}
         entries: list[Entry] = []
         for p in owned:
             if not read.get(p) and p in oldest:
