@@ -1,7 +1,7 @@
 """History benchmark: time travel, audit, export and import of one long game in SQLite.
 
     .venv/bin/python scripts/bench_history.py [--events 10000] [--seed 1] [--branches 10]
-        [--store FILE] [--repeat 3] [--before DIR] [--no-travel]
+        [--store FILE] [--repeat 3] [--before DIR] [--no-travel] [--instructions]
 
 Plays random legal commands (attacks preferred, 70%) in a classic 4-player game through
 ``GameService.submit`` until it has ``--events`` engine events (in a temporary SQLite file, or
@@ -21,6 +21,12 @@ example ``git archive HEAD | tar -x -C DIR``), interleaved with this one's, so t
 is judged before → after in one run on a noisy machine.  Wall-clock and CPU times are both
 shown: on a shared machine the CPU time says what the code costs, the wall clock what a
 caller waits.  Figures only; no assertion (a failing command stops the benchmark).
+
+``--instructions`` counts instead the instructions each of the three commands executes under
+valgrind's callgrind (one run each, in a process of its own, with every tree), less those of
+the same process doing no work (its modules imported, no command run): per event, repeatable
+to a few digits on a busy machine where CPU times swing.  Slow (~50x): use it with a smaller
+``--events`` (20,000 is ~1 minute per command and tree).
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ import argparse
 import json
 import os
 import random
+import re
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -69,7 +77,8 @@ with open("/proc/self/clear_refs", "w") as f:
 loaded, before, wall = kib("VmRSS"), cpu(), time.perf_counter()
 code = 0
 try:
-    cli.main(args=sys.argv[1:], prog_name="risk", standalone_mode=False)
+    if sys.argv[1:]:  # none: the process doing no work (--instructions subtracts it)
+        cli.main(args=sys.argv[1:], prog_name="risk", standalone_mode=False)
 except SystemExit as e:
     code = e.code or 0
 wall, used = time.perf_counter() - wall, cpu() - before
@@ -160,6 +169,56 @@ def run_risk(tree: Path, args: list[str], scratch: Path) -> dict[str, float]:
     return figures
 
 
+def callgrind(tree: Path, args: list[str], scratch: Path) -> int:
+    """Instructions executed by ``run_risk``'s process with ``args`` under callgrind."""
+    out = scratch / "callgrind.out"
+    result = scratch / "result.json"
+    result.unlink(missing_ok=True)
+    env = {**os.environ, "PYTHONPATH": str(tree), "BENCH_RESULT": str(result)}
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c"]
+        + [CHILD, *args],
+        cwd=tree,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    figures = json.loads(result.read_text()) if result.exists() else {}
+    if done.returncode or figures.get("code", 1):
+        sys.exit(f"risk {' '.join(args)} failed under callgrind ({tree}):\n{done.stderr}")
+    m = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
+    assert m, "callgrind wrote no total"
+    out.unlink()
+    return int(m.group(1))
+
+
+def history_instructions(
+    trees: list[tuple[str, Path]], store: Path, game: str, n: int, scratch: Path
+) -> None:
+    """``risk audit``, ``export`` and ``import`` with each tree's code under callgrind: the
+    instructions per event, the process doing no work subtracted."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind on the PATH (apt-get install valgrind)")
+    print(f"{'':<8}{'':<12}{'instructions/event':>20}   (callgrind, start-up subtracted)")
+    counts: dict[tuple[str, str], float] = {}
+    for label, tree in trees:
+        out = scratch / f"{label}.jsonl"
+        target = scratch / f"import-{label}.db"
+        zero = callgrind(tree, [], scratch)
+        steps = {
+            "audit": ["--store", f"sqlite://{store}", "audit", game],
+            "export": ["--store", f"sqlite://{store}", "export", game, "-o", str(out)],
+            "import": ["--store", f"sqlite://{target}", "--create", "import", str(out)],
+        }
+        for step, args in steps.items():
+            counts[(step, label)] = (callgrind(tree, args, scratch) - zero) / n
+        target.unlink()
+    for step in ("audit", "export", "import"):
+        for label, _ in trees:
+            print(f"{step:<8}{label:<12}{counts[(step, label)]:>20,.0f}")
+
+
 def history_commands(
     trees: list[tuple[str, Path]], store: Path, game: str, n: int, repeat: int, scratch: Path
 ) -> None:
@@ -211,6 +270,11 @@ def main() -> None:
         "--before", type=Path, metavar="DIR", help="also run the commands with this checkout"
     )
     parser.add_argument("--no-travel", action="store_true", help="skip state and branch timings")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the commands' instructions under callgrind instead of timing them",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -230,7 +294,10 @@ def main() -> None:
         trees = [("this tree", ROOT)]
         if args.before is not None:
             trees.insert(0, ("before", args.before.resolve()))
-        history_commands(trees, store, game, n, args.repeat, scratch)
+        if args.instructions:
+            history_instructions(trees, store, game, n, scratch)
+        else:
+            history_commands(trees, store, game, n, args.repeat, scratch)
 
 
 if __name__ == "__main__":
