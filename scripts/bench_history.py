@@ -20,7 +20,9 @@ then, from fresh service instances (nothing cached), times:
 example ``git archive HEAD | tar -x -C DIR``), interleaved with this one's, so that a change
 is judged before → after in one run on a noisy machine.  Wall-clock and CPU times are both
 shown: on a shared machine the CPU time says what the code costs, the wall clock what a
-caller waits.  Figures only; no assertion (a failing command stops the benchmark).
+caller waits.  Each command runs once with each tree before those measured, so that what it
+imports late is measured as an installed program runs it, from bytecode (``child_env``).
+Figures only; no assertion (a failing command stops the benchmark).
 
 ``--instructions`` counts instead the instructions each of the three commands executes under
 valgrind's callgrind (one run each, in a process of its own, with every tree), less those of
@@ -43,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,14 +153,29 @@ def time_travel(url: str, game: str, n: int, rnd: random.Random, branches: int) 
 
 
 # --------------------------------------------------------------------------- audit, export, import
-def run_risk(tree: Path, args: list[str], scratch: Path) -> dict[str, float]:
+def child_env(tree: Path, result: Path, scratch: Path) -> dict[str, str]:
+    """A command's environment: the tree's code on its path, and bytecode as an installed
+    program has it: written to and read from a cache of the benchmark's own
+    (``PYTHONPYCACHEPREFIX``) even where PYTHONDONTWRITEBYTECODE is set or the tree is
+    read-only, so that what a command imports late is compiled by ``warm_up``, not by the
+    runs measured (for both trees alike)."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "BENCH_RESULT": str(result)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
+    return env
+
+
+def run_risk(
+    tree: Path, args: list[str], scratch: Path, *, under: Sequence[str] = ()
+) -> dict[str, float]:
+    """Run ``risk ARGS`` with the tree's code in a process of its own (``under``: the command
+    running it, such as valgrind's); its figures (``CHILD``)."""
     result = scratch / "result.json"
     result.unlink(missing_ok=True)
-    env = {**os.environ, "PYTHONPATH": str(tree), "BENCH_RESULT": str(result)}
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, *args],
+        [*under, sys.executable, "-c", CHILD, *args],
         cwd=tree,
-        env=env,
+        env=child_env(tree, result, scratch),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -169,24 +186,32 @@ def run_risk(tree: Path, args: list[str], scratch: Path) -> dict[str, float]:
     return figures
 
 
+def steps(label: str, store: Path, game: str, scratch: Path, target: Path) -> dict[str, list[str]]:
+    """The three commands' arguments: the export goes to a file of the tree's, imported into
+    ``target`` (a new store)."""
+    out = scratch / f"{label}.jsonl"
+    return {
+        "audit": ["--store", f"sqlite://{store}", "audit", game],
+        "export": ["--store", f"sqlite://{store}", "export", game, "-o", str(out)],
+        "import": ["--store", f"sqlite://{target}", "--create", "import", str(out)],
+    }
+
+
+def warm_up(trees: list[tuple[str, Path]], store: Path, game: str, scratch: Path) -> None:
+    """Each command once with each tree, not measured: their bytecode written (``child_env``)."""
+    for label, tree in trees:
+        target = scratch / f"import-{label}-warm.db"
+        for args in steps(label, store, game, scratch, target).values():
+            run_risk(tree, args, scratch)
+        target.unlink()
+
+
 def callgrind(tree: Path, args: list[str], scratch: Path) -> int:
     """Instructions executed by ``run_risk``'s process with ``args`` under callgrind."""
     out = scratch / "callgrind.out"
-    result = scratch / "result.json"
-    result.unlink(missing_ok=True)
-    env = {**os.environ, "PYTHONPATH": str(tree), "BENCH_RESULT": str(result)}
-    done = subprocess.run(
-        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c"]
-        + [CHILD, *args],
-        cwd=tree,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
+    run_risk(
+        tree, args, scratch, under=["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
     )
-    figures = json.loads(result.read_text()) if result.exists() else {}
-    if done.returncode or figures.get("code", 1):
-        sys.exit(f"risk {' '.join(args)} failed under callgrind ({tree}):\n{done.stderr}")
     m = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
     assert m, "callgrind wrote no total"
     out.unlink()
@@ -200,18 +225,13 @@ def history_instructions(
     instructions per event, the process doing no work subtracted."""
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind on the PATH (apt-get install valgrind)")
+    warm_up(trees, store, game, scratch)
     print(f"{'':<8}{'':<12}{'instructions/event':>20}   (callgrind, start-up subtracted)")
     counts: dict[tuple[str, str], float] = {}
     for label, tree in trees:
-        out = scratch / f"{label}.jsonl"
         target = scratch / f"import-{label}.db"
         zero = callgrind(tree, [], scratch)
-        steps = {
-            "audit": ["--store", f"sqlite://{store}", "audit", game],
-            "export": ["--store", f"sqlite://{store}", "export", game, "-o", str(out)],
-            "import": ["--store", f"sqlite://{target}", "--create", "import", str(out)],
-        }
-        for step, args in steps.items():
+        for step, args in steps(label, store, game, scratch, target).items():
             counts[(step, label)] = (callgrind(tree, args, scratch) - zero) / n
         target.unlink()
     for step in ("audit", "export", "import"):
@@ -223,20 +243,15 @@ def history_commands(
     trees: list[tuple[str, Path]], store: Path, game: str, n: int, repeat: int, scratch: Path
 ) -> None:
     """``risk audit``, ``export`` and ``import`` with each tree's code, interleaved."""
+    warm_up(trees, store, game, scratch)
     results: dict[tuple[str, str], list[dict[str, float]]] = {}
     sizes: dict[str, int] = {}
     for i in range(repeat):
         for label, tree in trees:
-            out = scratch / f"{label}.jsonl"
             target = scratch / f"import-{label}-{i}.db"
-            steps = {
-                "audit": ["--store", f"sqlite://{store}", "audit", game],
-                "export": ["--store", f"sqlite://{store}", "export", game, "-o", str(out)],
-                "import": ["--store", f"sqlite://{target}", "--create", "import", str(out)],
-            }
-            for step, args in steps.items():
+            for step, args in steps(label, store, game, scratch, target).items():
                 results.setdefault((step, label), []).append(run_risk(tree, args, scratch))
-            sizes[label] = out.stat().st_size
+            sizes[label] = (scratch / f"{label}.jsonl").stat().st_size
             target.unlink()
     print(
         f"{'':<8}{'':<12}{'events/CPU s':>14}{'CPU s':>8}{'wall s':>8}"
