@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 import msgspec
-from tqdm import tqdm  # type: ignore[import-untyped]  # no stubs shipped
 
 from risk_cli import render, turns
 from risk_cli.common import (
@@ -49,14 +48,26 @@ LONG_GAME = 2000  # events: below this a progress bar would only flicker
 
 def progress_bar(total: int, what: str) -> Any:
     """A progress bar on standard error, shown only on a terminal and for long games."""
-    return tqdm(
-        total=total,
-        desc=what,
-        unit=" events",
-        file=sys.stderr,
-        leave=False,
-        disable=not sys.stderr.isatty() or total < LONG_GAME,
-    )
+    if not sys.stderr.isatty() or total < LONG_GAME:
+        return _NoBar()  # tqdm (and the modules it imports) only for a bar that is drawn
+    from tqdm import tqdm  # type: ignore[import-untyped]  # no stubs shipped
+
+    return tqdm(total=total, desc=what, unit=" events", file=sys.stderr, leave=False)
+
+
+class _NoBar:
+    """``progress_bar`` when nothing is drawn: a disabled bar's interface."""
+
+    disable = True
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int = 1) -> None:
+        """Nothing to draw."""
 
 
 def shown_progress(bar: Any) -> Callable[[int], None] | None:

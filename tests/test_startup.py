@@ -146,6 +146,16 @@ def test_show_imports_only_what_it_needs(tmp_path: Path) -> None:
     assert sorted(set(FAMILY_MODULES) & modules) == []
 
 
+def test_an_audit_without_a_bar_does_not_import_tqdm(tmp_path: Path) -> None:
+    """issue 14: `risk audit GAME` and `risk replay GAME` with output that is no terminal (or a
+    short game) draw no progress bar, so they import no tqdm (and what tqdm imports)."""
+    new_game(tmp_path, "g", "--players", "A,B,C")
+    for command in (["audit", "g"], ["replay", "g"]):
+        shown, modules = run_risk(tmp_path, *command)
+        assert shown and "risk_cli.history" in modules
+        assert loaded(modules, ("tqdm",)) == []
+
+
 @pytest.mark.parametrize(
     ("rules", "players", "family"),
     [
