@@ -160,6 +160,7 @@ def child_env(tree: Path, result: Path, scratch: Path) -> dict[str, str]:
     read-only, so that what a command imports late is compiled by ``warm_up``, not by the
     runs measured (for both trees alike)."""
     env = {**os.environ, "PYTHONPATH": str(tree), "BENCH_RESULT": str(result)}
+    env["PYTHONHASHSEED"] = "0"  # a fixed string hash: instruction counts repeat run to run
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
     return env
