@@ -12,34 +12,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import risk_core as rc
-from risk_core.model import Attack
 from risk_service import GameService, exchange
 from risk_service.exchange import import_game
 from risk_service.store import GameRecord
-
-PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+from tests.historykit import played_records
 
 
 def _game(events: int = 400, seed: int = 3) -> list[bytes]:
-    rnd = random.Random(seed)
-    opening = rc.start("classic", PLAYERS, seed=seed, game_id="one")
-    state = rc.replay(opening)
-    lines = [rc.encode(GameRecord(version=state.version, command=None, events=tuple(opening)))]
-    while state.version < events and state.phase != "over":
-        legal = rc.legal_commands(state)
-        attacks = [c for c in legal if isinstance(c, Attack)]
-        cmd = rnd.choice(attacks if attacks and rnd.random() < 0.7 else legal)
-        out = rc.decide(state, cmd)
-        rc.apply_in_place(state, out)
-        lines.append(rc.encode(GameRecord(version=state.version, command=cmd, events=tuple(out))))
-    return lines
+    return [rc.encode(record) for record in played_records("one", events, seed)]
 
 
 LINES = _game()

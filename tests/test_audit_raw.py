@@ -9,7 +9,6 @@ Whatever a row was changed to, the report must be the one the store's own reader
 from __future__ import annotations
 
 import json
-import random
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -19,30 +18,17 @@ import msgspec
 import pytest
 
 import risk_core as rc
-from risk_core.model import Attack
 from risk_service import GameService, read_sqlite
 from risk_service import audit as audit_module
 from risk_service.audit import audit_game
 from risk_service.exchange import export_records, import_game
 from risk_service.store import GameRecord
-
-PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+from tests.historykit import played_records
 
 
 def played(events: int, seed: int = 5) -> list[GameRecord]:
     """A classic game of about ``events`` events (random legal commands, attacks preferred)."""
-    rnd = random.Random(seed)
-    opening = rc.start("classic", PLAYERS, seed=seed, game_id="raw")
-    state = rc.replay(opening)
-    records = [GameRecord(version=state.version, command=None, events=tuple(opening))]
-    while state.version < events and state.phase != "over":
-        legal = rc.legal_commands(state)
-        attacks = [c for c in legal if isinstance(c, Attack)]
-        cmd = rnd.choice(attacks if attacks and rnd.random() < 0.7 else legal)
-        out = rc.decide(state, cmd)
-        rc.apply_in_place(state, out)
-        records.append(GameRecord(version=state.version, command=cmd, events=tuple(out)))
-    return records
+    return played_records("raw", events, seed)
 
 
 @pytest.fixture(scope="module")

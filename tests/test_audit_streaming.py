@@ -10,7 +10,6 @@ changes between its passes is refused, and the batches it had written are rolled
 
 from __future__ import annotations
 
-import random
 import sqlite3
 import tracemalloc
 from collections.abc import Callable, Iterator
@@ -21,30 +20,18 @@ import msgspec
 import pytest
 
 import risk_core as rc
-from risk_core.model import Attack
 from risk_service import GameService, exchange, store
 from risk_service.audit import audit, audit_game
 from risk_service.exchange import audit_export, import_game, write_export, write_game
 from risk_service.store import GameRecord
+from tests.historykit import played_records
 
-PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 SHORT, LONG = 2_000, 8_000  # events
 
 
 def long_game(events: int, seed: int = 1) -> list[bytes]:
     """A classic game of about ``events`` events, as the JSON lines of its records."""
-    rnd = random.Random(seed)
-    opening = rc.start("classic", PLAYERS, seed=seed, game_id="long")
-    state = rc.replay(opening)
-    lines = [rc.encode(GameRecord(version=state.version, command=None, events=tuple(opening)))]
-    while state.version < events and state.phase != "over":
-        legal = rc.legal_commands(state)
-        attacks = [c for c in legal if isinstance(c, Attack)]
-        cmd = rnd.choice(attacks if attacks and rnd.random() < 0.7 else legal)
-        out = rc.decide(state, cmd)
-        rc.apply_in_place(state, out)
-        lines.append(rc.encode(GameRecord(version=state.version, command=cmd, events=tuple(out))))
-    return lines
+    return [rc.encode(record) for record in played_records("long", events, seed)]
 
 
 @pytest.fixture(scope="module")
