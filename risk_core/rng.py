@@ -8,16 +8,26 @@ platform and any Python version: nothing here depends on ``random.Random``'s alg
 Integers in a range are drawn by rejection sampling (no modulo bias).  A die roll first takes
 the next face from the state's dice script, when one is loaded (ENG-04: tests and "what if I had
 rolled 6-6-6"), and only then the seeded stream.
+
+The hottest draws, a battle's faces (``d6_faces``, and ``d6_throw`` sorted for comparing) and
+a bounded integer (``below``), have compiled twins in ``risk_core._rng_accel``, built from
+_rng_accel.c when the package is installed with a C compiler.  They give the same results bit
+for bit; this module uses them when they are built and of this version, unless
+``RISK_PURE_PYTHON`` is set (to measure or test the Python functions), and ``ACCELERATED`` says
+which ones run.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 import struct
 from collections.abc import Callable, Sequence
 
 M64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 _D6_LIMIT = (1 << 64) - ((1 << 64) % 6)  # rejection bound for a d6
+Throw = tuple[int, ...]  # one side's faces in a battle, highest first
 
 
 def mix64(z: int) -> int:
@@ -41,7 +51,7 @@ def _lanes(n: int) -> tuple[int, int, int, int, Callable[[bytes], tuple[int, ...
 _LANES = [_lanes(n) for n in range(9)]
 
 
-def d6_faces(seed: int, counter: int, n: int) -> tuple[list[int], int]:
+def d6_faces_python(seed: int, counter: int, n: int) -> tuple[list[int], int]:
     """``n`` d6 faces from the seeded stream after position ``counter``, and the position
     after them: ``Rng.dice`` without a cursor object (a battle's throw, the hottest draw).
 
@@ -65,7 +75,7 @@ def d6_faces(seed: int, counter: int, n: int) -> tuple[list[int], int]:
 
 
 def d6_faces_counted(seed: int, counter: int, n: int) -> tuple[list[int], int]:
-    """``d6_faces`` counting every word it draws, the rejected ones included."""
+    """``d6_faces_python`` counting every word it draws, the rejected ones included."""
     faces: list[int] = []
     x = (seed + counter * GAMMA) & M64
     while n > 0:
@@ -78,6 +88,81 @@ def d6_faces_counted(seed: int, counter: int, n: int) -> tuple[list[int], int]:
             faces.append(z % 6 + 1)
             n -= 1
     return faces, counter
+
+
+def d6_throw_python(seed: int, counter: int, a: int, d: int) -> tuple[Throw, Throw, int]:
+    """A battle's ``a + d`` faces from the stream after position ``counter`` (as ``d6_faces``),
+    the attacker's first ``a`` and the defender's other ``d`` each highest first, as they are
+    compared, and the position after them."""
+    faces, counter = d6_faces_python(seed, counter, a + d)
+    # The usual sizes sorted by hand (``sorted`` with its keyword costs more than the
+    # comparisons, and this is every battle).
+    if a == 3:
+        x, y, z = faces[0], faces[1], faces[2]
+        if x < y:
+            x, y = y, x
+        if y < z:
+            y, z = z, y
+            if x < y:
+                x, y = y, x
+        attack: Throw = (x, y, z)
+    elif a == 1:
+        attack = (faces[0],)
+    else:
+        attack = highest_first(faces[:a])
+    if d == 2:
+        x, y = faces[a], faces[a + 1]
+        return attack, ((x, y) if x >= y else (y, x)), counter
+    if d == 1:
+        return attack, (faces[a],), counter
+    return attack, highest_first(faces[a:]), counter
+
+
+def highest_first(faces: Sequence[int]) -> Throw:
+    """A throw's faces in the order they are compared: highest first."""
+    return tuple(sorted(faces, reverse=True))
+
+
+def below_python(seed: int, counter: int, n: int) -> tuple[int, int]:
+    """A uniform integer in [0, n) from the stream after position ``counter`` (0 < n < 2**64),
+    by rejection sampling, and the position after it."""
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        counter += 1
+        z = (seed + counter * GAMMA) & M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        z ^= z >> 31
+        if z < limit:
+            return z % n, counter
+
+
+# The version of _rng_accel.c these functions match: a build of another version is not used.
+ACCEL_VERSION = 1
+
+
+FacesDraw = Callable[[int, int, int], tuple[list[int], int]]  # (seed, counter, n)
+ThrowDraw = Callable[[int, int, int, int], tuple[Throw, Throw, int]]  # (seed, counter, a, d)
+BoundedDraw = Callable[[int, int, int], tuple[int, int]]  # (seed, counter, bound)
+
+
+def _compiled() -> tuple[FacesDraw, ThrowDraw, BoundedDraw] | None:
+    """The compiled ``d6_faces``, ``d6_throw`` and ``below``, or None when they are not to be
+    used."""
+    if os.environ.get("RISK_PURE_PYTHON"):
+        return None
+    try:
+        accel = importlib.import_module("risk_core._rng_accel")
+    except ImportError:  # installed without a C compiler
+        return None
+    if getattr(accel, "ACCEL_VERSION", None) != ACCEL_VERSION:
+        return None  # a stale build beside newer Python code
+    return accel.d6_faces, accel.d6_throw, accel.below
+
+
+_COMPILED = _compiled()
+ACCELERATED = _COMPILED is not None
+d6_faces, d6_throw, _below = _COMPILED or (d6_faces_python, d6_throw_python, below_python)
 
 
 def normalise_seed(seed: int | str) -> int:
@@ -120,16 +205,8 @@ class Rng:
         """Uniform integer in [0, n) by rejection sampling."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
-        seed = self.seed
-        while True:  # ``next64`` written out (one call, not three: the bots draw every decision)
-            self.counter += 1
-            z = (seed + self.counter * GAMMA) & M64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-            z ^= z >> 31
-            if z < limit:
-                return z % n
+        value, self.counter = _below(self.seed, self.counter, n)
+        return value
 
     def die(self) -> int:
         """One d6 face: scripted when a script is loaded, else ``below(6) + 1`` from the seeded

@@ -15,7 +15,7 @@ from risk_core import rng as rng_module
 from risk_core.bots import self_play
 from risk_core.engine import evolve, list_rulesets, ruleset_of
 from risk_core.model import CardDrawn, CardsTraded, copy_board
-from risk_core.rng import Rng, d6_faces, d6_faces_counted
+from risk_core.rng import Rng, d6_faces_counted, d6_faces_python
 
 IN_PLACE = [
     (info.name, info.player_counts[0])
@@ -88,18 +88,18 @@ def test_d6_faces_side_by_side_equal_word_by_word() -> None:
         seed = r.getrandbits(64)
         start = r.getrandbits(r.choice((3, 16, 40, 63)))
         n = r.randrange(13)
-        assert d6_faces(seed, start, n) == d6_faces_counted(seed, start, n), (seed, start, n)
+        assert d6_faces_python(seed, start, n) == d6_faces_counted(seed, start, n), (seed, start, n)
     cursor = Rng(2**64 - 1, 5)
-    assert d6_faces(2**64 - 1, 5, 8) == ([cursor.die() for _ in range(8)], cursor.counter)
+    assert d6_faces_python(2**64 - 1, 5, 8) == ([cursor.die() for _ in range(8)], cursor.counter)
 
 
 def test_d6_faces_rejected_word_in_a_lane(monkeypatch: pytest.MonkeyPatch) -> None:
-    """ENG-02: a rejected word in any lane of a throw makes ``d6_faces`` take the counting
+    """ENG-02: a rejected word in any lane of a throw makes ``d6_faces_python`` take the counting
     loop (bound lowered so that half the words are rejected)."""
     monkeypatch.setattr(rng_module, "_D6_LIMIT", 1 << 63)
     rejected = 0
     for seed in range(20):
-        faces, counter = d6_faces(seed, 11, 5)
+        faces, counter = d6_faces_python(seed, 11, 5)
         assert (faces, counter) == d6_faces_counted(seed, 11, 5)
         assert len(faces) == 5
         rejected += counter > 16

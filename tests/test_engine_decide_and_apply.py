@@ -24,7 +24,7 @@ from risk_core.model import (
     TerritoryConquered,
     copy_state,
 )
-from risk_core.rng import Rng, d6_faces, d6_faces_counted
+from risk_core.rng import Rng, d6_faces_counted, d6_faces_python
 from risk_core.rulesets.base import RuleSet
 from risk_core.rulesets.classic import Classic
 
@@ -247,15 +247,15 @@ def test_battles_record_each_throw_highest_first() -> None:
 def test_d6_faces_falls_back_to_counting_rejected_words(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """ENG-02: a rejected word (one in 4.6e18 in play) makes ``d6_faces`` count every word it
+    """ENG-02: a rejected word (one in 4.6e18 in play) makes ``d6_faces_python`` count every word it
     draws: with the bound lowered so that about half are rejected, its faces and position are
     those of the counting loop, and without, both give ``Rng.die``'s faces."""
     for start in (0, 9):
-        assert d6_faces(seed, start, 4) == d6_faces_counted(seed, start, 4)
+        assert d6_faces_python(seed, start, 4) == d6_faces_counted(seed, start, 4)
         cursor = Rng(seed, start)
         assert d6_faces_counted(seed, start, 4) == ([cursor.die() for _ in range(4)], start + 4)
     monkeypatch.setattr(rng_module, "_D6_LIMIT", 1 << 63)
-    faces, counter = d6_faces(seed, 3, 12)
+    faces, counter = d6_faces_python(seed, 3, 12)
     assert (faces, counter) == d6_faces_counted(seed, 3, 12)
     assert len(faces) == 12 and counter > 3 + 12
 

@@ -87,7 +87,7 @@ from risk_core.model import (
     own_trade,
     unshare,
 )
-from risk_core.rng import Rng, d6_faces, seed_commitment
+from risk_core.rng import Rng, d6_throw, highest_first, seed_commitment
 from risk_core.seats import check_commanders
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "purple")
@@ -106,7 +106,7 @@ class Option(msgspec.Struct, frozen=True, kw_only=True):
 
 Emit = Callable[[Event], None]
 
-# How ``RuleSet._decide`` treats the state it is given: it decides on a copy (``decide``), on the
+# How ``RuleSet.decide`` treats the state it is given: it decides on a copy (``decide``), on the
 # state itself (``decide_in_place``), or on the state itself with the way back kept
 # (``decide_and_apply``).
 _ON_COPY, _IN_PLACE, _RESTORING = 0, 1, 2
@@ -422,12 +422,6 @@ class RuleSet:
         self.settle(state, emit)
         return out
 
-    def decide(self, state: GameState, cmd: Command) -> list[Event]:
-        """The events ``cmd`` causes in ``state``; raises ``RuleError`` and changes nothing.
-
-        ``state`` is copied once, and every event is applied to that copy as it is emitted."""
-        return self._decide(state, cmd, _ON_COPY)
-
     @property
     def decides_in_place(self) -> bool:
         """Whether ``decide_in_place`` may be used: CORE's handlers, steps and projectors
@@ -462,7 +456,13 @@ class RuleSet:
             apply(state, ev)
         return events
 
-    def _decide(self, state: GameState, cmd: Command, mode: int) -> list[Event]:
+    def decide(self, state: GameState, cmd: Command, mode: int = _ON_COPY) -> list[Event]:
+        """The events ``cmd`` causes in ``state``; raises ``RuleError`` and changes nothing.
+
+        ``state`` is copied once, and every event is applied to that copy as it is emitted.
+        (``mode`` is for ``decide_in_place`` and ``decide_and_apply``, which call it as
+        ``_decide``, so that a family's own ``decide`` is never handed one: the modes are one
+        body, and ``decide`` itself, called for every command, is no wrapper around it.)"""
         phase = state.phase
         if phase == "over":
             raise RuleError("game_over", "The game is over.")
@@ -574,6 +574,8 @@ class RuleSet:
                 _restore(state, saved[0])
             raise
         return out
+
+    _decide = decide  # (CORE's, whatever a family's ``decide`` does)
 
     def apply(self, state: GameState, ev: Event) -> None:
         """Apply one event in place (the projector).
@@ -983,7 +985,9 @@ class RuleSet:
 
     # ================================================================== command handlers
     def _place(self, state: GameState, cmd: Place, emit: Emit) -> None:
-        t = self.territory(cmd.territory)
+        t = self.board.index.get(cmd.territory)  # ``territory`` written out for known names
+        if t is None:
+            t = self.territory(cmd.territory)
         if cmd.count < 1:
             raise RuleError("bad_count", "Place at least 1 army.")
         phase = state.phase
@@ -1257,55 +1261,25 @@ class RuleSet:
                     return
                 defence = most
             d = defence if defence < most else most
-            # ``battle``: a then d faces from the stream (``Rng.dice``, one draw for both).
+            # ``battle``: a then d faces from the stream (``Rng.dice``, one draw for both),
+            # each side's highest first.
             if state.dice_script:
                 rng = Rng(state.seed, state.rng, state.dice_script)
                 faces = rng.dice(a + d)
+                attack, guard = highest_first(faces[:a]), highest_first(faces[a:])
                 counter, scripted = rng.counter, rng.scripted
             else:  # no cursor object for the hottest draw
-                faces, counter = d6_faces(state.seed, state.rng, a + d)
+                attack, guard, counter = d6_throw(state.seed, state.rng, a, d)
                 scripted = 0
-            # Each throw highest first; the usual sizes sorted by hand (``sorted`` with its
-            # keyword costs more than the battle's comparisons, and this is every battle).
-            if a == 3:
-                x, y, z = faces[0], faces[1], faces[2]
-                if x < y:
-                    x, y = y, x
-                if y < z:
-                    y, z = z, y
-                    if x < y:
-                        x, y = y, x
-                attack: tuple[int, ...] = (x, y, z)
-            elif a == 1:
-                attack = (faces[0],)
-            else:
-                attack = tuple(sorted(faces[:a], reverse=True))
-            if d == 2:
-                x, y = faces[a], faces[a + 1]
-                guard: tuple[int, ...] = (x, y) if x >= y else (y, x)
-            elif d == 1:
-                guard = (faces[a],)
-            else:
-                guard = tuple(sorted(faces[a:], reverse=True))
-            # CORE-15/16 (``compare_faces``), its loop unrolled for the usual one or two pairs
-            a_loss = d_loss = 0
-            pairs = a if a < d else d
-            if pairs:
-                if attack[0] > guard[0]:
-                    d_loss = 1
-                else:
-                    a_loss = 1
-                if pairs > 1:
-                    if attack[1] > guard[1]:
-                        d_loss += 1
-                    else:
-                        a_loss += 1
-                    if pairs > 2:  # (a family's third defence die)
-                        for i in range(2, pairs):
-                            if attack[i] > guard[i]:
-                                d_loss += 1
-                            else:
-                                a_loss += 1
+            # CORE-15/16: ``compare_faces`` written out for the usual one or two pairs
+            if a == 1 or d == 1:
+                d_loss = 1 if attack[0] > guard[0] else 0
+                a_loss = 1 - d_loss
+            elif a == 2 or d == 2:
+                d_loss = (attack[0] > guard[0]) + (attack[1] > guard[1])
+                a_loss = 2 - d_loss
+            else:  # (a family's third defence die)
+                a_loss, d_loss = compare_faces(attack, guard)
             emit(
                 BattleFought(
                     seat=attacker,
@@ -1731,15 +1705,19 @@ class RuleSet:
         if ev.max > ev.min:
             state.phase = "occupy"
             state.occupation = PendingOccupation(origin=o, target=t, min=ev.min, max=ev.max)
-        else:
-            self._after_occupation(state)
+        else:  # ``_after_occupation`` written out: most conquests leave no choice
+            due = state.may_trade and self.elimination_trade_due(state, state.current)
+            state.phase = "elim_trade" if due else "attack"
+            state.reserve = 0
 
     def _on_occupied(self, state: GameState, ev: Occupied) -> None:
         idx = self.board.index
         state.armies[idx[ev.origin]] -= ev.extra
         state.armies[idx[ev.target]] += ev.extra
         state.occupation = None
-        self._after_occupation(state)
+        due = state.may_trade and self.elimination_trade_due(state, state.current)
+        state.phase = "elim_trade" if due else "attack"  # ``_after_occupation`` written out
+        state.reserve = 0
 
     def _after_occupation(self, state: GameState) -> None:
         forced = state.may_trade and self.elimination_trade_due(state, state.current)
