@@ -293,6 +293,20 @@ def _takes_game(command: click.Command) -> bool:
     return any(getattr(p, "is_game", False) for p in command.params)
 
 
+def _print_version(ctx: click.Context) -> None:
+    """``--version``: the installed version, and which dice draws run (the compiled ones are
+    built only where ``pip install`` found a C compiler; see README "Set up")."""
+    if ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from risk_core import rng
+
+    draws = "compiled" if rng.ACCELERATED else "pure Python"
+    click.echo(f"risk {version('risk-engine')} (dice draws: {draws})")
+    ctx.exit()
+
+
 @click.group(cls=RiskGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--store",
@@ -320,7 +334,14 @@ def _takes_game(command: click.Command) -> bool:
     default=None,
     help="Colour the output or not (default: on a terminal, unless NO_COLOR is set).",
 )
-@click.version_option(package_name="risk-engine", message="risk %(version)s")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=lambda ctx, _param, value: _print_version(ctx) if value else None,
+    help="Show the version, and whether the dice are drawn by compiled code, and exit.",
+)
 @click.pass_context
 def cli(
     ctx: click.Context,

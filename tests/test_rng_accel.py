@@ -214,3 +214,18 @@ def test_eng01_a_whole_game_is_byte_identical_with_and_without_the_compiled_draw
     assert outputs[""][0] == "True" and outputs["1"][0] == "False"
     assert int(outputs[""][1]) > 100  # a real game, with many battles
     assert outputs[""][1:] == outputs["1"][1:]
+
+
+def test_risk_version_says_which_draws_run() -> None:
+    """``risk --version`` tells whether the install built the compiled draws, and
+    ``RISK_PURE_PYTHON`` turns them off."""
+    _accel()
+    for pure, says in (("", "compiled"), ("1", "pure Python")):
+        done = subprocess.run(
+            [sys.executable, "-c", "from risk_cli.main import cli; cli()", "--version"],
+            env={**os.environ, "RISK_PURE_PYTHON": pure},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert done.stdout.startswith("risk ") and f"(dice draws: {says})" in done.stdout
