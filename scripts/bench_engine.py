@@ -52,6 +52,11 @@ import msgspec  # noqa: E402
 import risk_core as rc  # noqa: E402
 from risk_core.bots import self_play  # noqa: E402
 from risk_core.model import Command, Event  # noqa: E402
+from risk_core.rng import ACCELERATED  # noqa: E402
+
+# Which dice draws the figures are of (README "Set up": compiled where built; RISK_PURE_PYTHON=1
+# for the pure-Python ones): the measured processes inherit this one's environment.
+DRAWS = "dice draws compiled" if ACCELERATED else "dice draws in pure Python"
 
 Game = tuple[list[Event], list[Command], list[Event]]  # opening, commands, whole history
 
@@ -190,7 +195,8 @@ def instructions(games: int, players: int, level: str) -> None:
         zero = callgrind([*base, "--run", "none"])
         print(
             f"classic, {players} players, {games} greedy games (seeds 1-{games}): {n_cmds} "
-            f"commands, {n_events} events; instructions under callgrind, start-up subtracted"
+            f"commands, {n_events} events; instructions under callgrind, start-up subtracted; "
+            f"{DRAWS}"
         )
         for name, unit, count in (
             ("decide", "command", n_cmds),
@@ -265,7 +271,7 @@ def main() -> None:
     n_setup = sum(len(o) for o, _, _ in games)
     print(
         f"classic, {args.players} players, {args.games} greedy games: {n_cmds} commands, "
-        f"{n_events} events ({n_events / args.games:.0f} per game)"
+        f"{n_events} events ({n_events / args.games:.0f} per game); {DRAWS}"
     )
 
     t_place = best_of(args.repeat, lambda: decide_in_place(games))
