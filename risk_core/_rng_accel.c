@@ -7,8 +7,8 @@
  * over random and edge inputs).  The module is optional: without a C compiler the package
  * installs without it and rng.py keeps its pure-Python functions.
  *
- * ACCEL_VERSION changes whenever these functions change, so that a stale build left beside newer
- * Python code is ignored rather than trusted.
+ * ACCEL_VERSION changes whenever these functions change, and rng.py's with it, so that a stale
+ * build left beside newer Python code is ignored rather than trusted.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
