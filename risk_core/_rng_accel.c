@@ -27,6 +27,19 @@ static inline uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
+/* The face of the stream's next accepted word after ``*x`` (``*x`` and ``*words`` moved past
+ * it): a word to reject has odds 4 in 2**64, and the next one is drawn instead. */
+static inline long next_face(uint64_t *x, uint64_t *words)
+{
+    for (;;) {
+        *x += GAMMA;
+        ++*words;
+        uint64_t z = mix64(*x);
+        if (z < D6_LIMIT)
+            return (long)(z % 6) + 1;
+    }
+}
+
 /* A Python int modulo 2**64, as the Python code's ``& M64`` reads it (negative ones too). */
 static int as_word(PyObject *value, uint64_t *out)
 {
@@ -89,13 +102,8 @@ static PyObject *d6_faces(PyObject *module, PyObject *const *args, Py_ssize_t na
     if (faces == NULL)
         return NULL;
     uint64_t x = seed + start * GAMMA, words = 0;
-    for (Py_ssize_t i = 0; i < n;) {
-        x += GAMMA;
-        words++;
-        uint64_t z = mix64(x);
-        if (z < D6_LIMIT) /* a word to reject has odds 4 in 2**64: the next one is drawn */
-            PyList_SET_ITEM(faces, i++, PyLong_FromLong((long)(z % 6) + 1)); /* small ints */
-    }
+    for (Py_ssize_t i = 0; i < n; i++) /* small ints: PyLong_FromLong cannot fail */
+        PyList_SET_ITEM(faces, i, PyLong_FromLong(next_face(&x, &words)));
     return pair(faces, advanced(args[1], words));
 }
 
@@ -142,13 +150,8 @@ static PyObject *d6_throw(PyObject *module, PyObject *const *args, Py_ssize_t na
         return NULL;
     }
     uint64_t x = seed + start * GAMMA, words = 0;
-    for (Py_ssize_t i = 0; i < a + d;) {
-        x += GAMMA;
-        words++;
-        uint64_t z = mix64(x);
-        if (z < D6_LIMIT)
-            faces[i++] = (long)(z % 6) + 1;
-    }
+    for (Py_ssize_t i = 0; i < a + d; i++)
+        faces[i] = next_face(&x, &words);
     PyObject *result = PyTuple_New(3);
     if (result == NULL)
         return NULL;

@@ -17,7 +17,6 @@ import importlib.util
 import os
 import sys
 import uuid
-import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ if str(Path(__file__).resolve().parents[1]) not in sys.path:  # `tests` as a pac
 load_family("tests.toy_family")
 
 from risk_service import GameService  # noqa: E402 - after the families are loaded
+from tests.requiredkit import unavailable  # noqa: E402
 
 TEST_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 Run = Callable[..., Result]
@@ -57,11 +57,7 @@ def postgres_url() -> str:
     url = os.environ.get("RISK_TEST_POSTGRES", TEST_POSTGRES)
     problem = _postgres_problem(url)
     if problem is not None:
-        message = f"PostgreSQL tests not run: {problem}"
-        if os.environ.get("RISK_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"{message} (RISK_REQUIRE_POSTGRES=1)", pytrace=False)
-        warnings.warn(message, pytest.PytestWarning, stacklevel=1)
-        pytest.skip(message)
+        unavailable(f"PostgreSQL tests not run: {problem}", "RISK_REQUIRE_POSTGRES")
     return url
 
 

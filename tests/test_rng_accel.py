@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 import types
-import warnings
 
 import pytest
 from hypothesis import given, settings
@@ -28,6 +27,7 @@ from risk_core.rng import (
     highest_first,
     mix64,
 )
+from tests.requiredkit import unavailable
 
 _D6_LIMIT = (1 << 64) - ((1 << 64) % 6)
 
@@ -38,10 +38,7 @@ def _accel() -> types.ModuleType:
         from risk_core import _rng_accel
     except ImportError:
         message = "compiled draws not tested: risk_core._rng_accel was not built (no C compiler?)"
-        if os.environ.get("RISK_REQUIRE_ACCEL") == "1":
-            pytest.fail(f"{message} (RISK_REQUIRE_ACCEL=1)", pytrace=False)
-        warnings.warn(message, pytest.PytestWarning, stacklevel=1)
-        pytest.skip(message)
+        unavailable(message, "RISK_REQUIRE_ACCEL")
     return _rng_accel
 
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.requiredkit import unavailable
 from tests.test_webview import XSS, Games, games, serving
 
 __all__ = ["games"]  # the module's games fixture, shared with tests/test_webview.py
@@ -36,10 +36,7 @@ def _chromium() -> str | None:
 
 
 def _unavailable(message: str) -> None:
-    if os.environ.get("RISK_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"{message} (RISK_REQUIRE_BROWSER=1)", pytrace=False)
-    warnings.warn(message, pytest.PytestWarning, stacklevel=1)
-    pytest.skip(message)
+    unavailable(message, "RISK_REQUIRE_BROWSER")
 
 
 @pytest.fixture(scope="module")

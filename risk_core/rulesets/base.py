@@ -1316,8 +1316,8 @@ class RuleSet:
         rng = Rng(state.seed, state.rng, state.dice_script)
         if self._core_dice:  # the hot path: no dice hook, plain d6 (the faces are the record)
             plain = True
-            attack = tuple(sorted(rng.dice(a), reverse=True))
-            guard = tuple(sorted(rng.dice(d), reverse=True))
+            attack = highest_first(rng.dice(a))
+            guard = highest_first(rng.dice(d))
         else:
             a_spec = self.attack_dice(state, order, a)
             d_spec = self.defence_dice(state, order, d)
