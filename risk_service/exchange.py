@@ -53,7 +53,7 @@ from risk_service.audit import (
     audit,
     audit_writing,
 )
-from risk_service.records import RawRecord, line_decoder
+from risk_service.records import RawRecord, line_decoder, line_fields_decoder
 from risk_service.store import GAME_ID, GameRecord, GameService, HistoryWriter, ServiceError
 
 FORMAT = "risk-export"
@@ -518,10 +518,10 @@ class _OnePass:
         self.reader = reader
         self.writer: HistoryWriter | None = None
         self.read = _Pass()
-        self.count = 0  # lines read
+        self.count = 0  # lines read (once every line is read: ``whole``)
         self.whole = False  # every line read
         self.called = False
-        self.versions = [0, 0, 0]  # the versions of the last three lines read, oldest first
+        self.versions = [0, 0, 0]  # the versions of the last three lines, oldest first (idem)
 
     def __call__(self) -> Iterator[RawRecord]:
         if self.called:  # the one-pass audit reads its source once
@@ -530,20 +530,23 @@ class _OnePass:
         return self._records()
 
     def _records(self) -> Iterator[RawRecord]:
-        decode, versions, writer = line_decoder(), self.versions, self.writer
+        decode, writer = line_fields_decoder(), self.writer
         assert writer is not None
+        count = older = before = last = 0  # lines read; the last three's versions, oldest first
         for line in self.reader._lines(self.read):
-            # The line before the last one read is written: [0] and [1] are its predecessor's
-            # version and its own (0 before the first line).
-            if self.count > 1 and not versions[0] < versions[1] == writer.version:
+            # The line before the last one read is written: ``older`` and ``before`` are its
+            # predecessor's version and its own (0 before the first line).
+            if count > 1 and not older < before == writer.version:
                 raise _Undo
-            record = decode(line)  # msgspec.DecodeError: not a record, the file's check says so
-            self.count += 1
-            versions[0], versions[1], versions[2] = versions[1], versions[2], record.version
+            raw = decode(line)  # msgspec.DecodeError: not a record, the file's check says so
+            record = RawRecord(raw.version, raw.command, bytes(raw.events))
+            count += 1
+            older, before, last = before, last, record.version
             yield record
-        if self.count > 1 and not versions[0] < versions[1] == writer.version:
+        if count > 1 and not older < before == writer.version:
             raise _Undo
-        self.whole = True
+        # Read by ``checks_out`` and the import's report, once every line is read.
+        self.count, self.versions, self.whole = count, [older, before, last], True
 
     def checks_out(self, first: GameRecord, events: int) -> bool:
         """Whether ``ExportReader.check`` finds nothing amiss, after an audit that went through

@@ -173,6 +173,12 @@ class MsgspecMapper(Mapper[str]):
             return [self._wrap(s) for s in states]
         return states
 
+    @staticmethod
+    def record_state_of(command: model.Command, encoded: bytes, head: bytes) -> bytes:
+        """``record_states_of`` for a record of one event (an import's usual record), without
+        a cipher or compressor: the one stored ``state``."""
+        return b"".join((head, encoded, b',"command":', _encoder.encode(command), b',"batch":1}'))
+
     def event_rows(self, states: Sequence[bytes]) -> list[EventRow]:
         """Decode the ``state`` of many stored game events at once (records, listings)."""
         return self._decode_many(_rows_decoder, states)

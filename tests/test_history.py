@@ -32,7 +32,7 @@ from risk_core.views import view, visible_event
 from risk_service import GameService, ServiceError, history, versions
 from risk_service.audit import audit_game
 from risk_service.luck import luck_report, odds
-from risk_service.store import GameRecord
+from risk_service.store import ROWS_PER_INSERT, GameRecord, HistoryWriter
 
 OpenService = Callable[[str], GameService]
 MAX_EVENTS = 1500  # long enough for most bot games to end; longer ones are cut here
@@ -248,6 +248,38 @@ def test_branch_is_one_atomic_write(store_url: str, open_service: OpenService) -
     assert gone.value.code == "unknown_game"
     assert [g.game_id for g in service.games()] == ["p"]
     assert history.branch(service, "p", 120, game_id="half").game_id == "half"
+
+
+def test_a_clash_in_a_written_history_undoes_all_of_it(
+    store_url: str, open_service: OpenService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row clashing with one written before it, inside a many-row INSERT that follows
+    others (SQLite: the transaction ends at once, ``OR ROLLBACK``, with no statement journal
+    kept), undoes the whole write: nothing of it is stored, and the store goes on working."""
+    service = open_service(store_url)
+    record(service, "classic", "p", seed=2)
+    records = service.records("p")
+    clash = ROWS_PER_INSERT + ROWS_PER_INSERT // 2  # in the second many-row statement
+    assert service.state("p").version > 2 * ROWS_PER_INSERT
+    flush = HistoryWriter.flush
+
+    def clashing(writer: HistoryWriter) -> None:
+        rows = writer._rows
+        if len(rows) > clash:
+            writer._rows = [*rows[:clash], rows[clash - 10], *rows[clash:]]
+        flush(writer)
+
+    monkeypatch.setattr(HistoryWriter, "flush", clashing)
+    with pytest.raises(ServiceError) as err:
+        service.store_records("q", records)
+    assert err.value.code == "game_exists"
+    monkeypatch.undo()
+    with pytest.raises(ServiceError) as gone:
+        service.events("q")
+    assert gone.value.code == "unknown_game"
+    assert [g.game_id for g in service.games()] == ["p"]
+    service.store_records("q", records)  # the same connection, its transaction ended cleanly
+    assert service.records("q") == records
 
 
 def test_branches_in_every_store(store_url: str, open_service: OpenService) -> None:

@@ -49,16 +49,24 @@ def table(handler: Handler, game_id: str = "g1", seed: int = 1) -> Table:
 
 def test_record_rows_are_the_mappers_bytes(tmp_path: Path) -> None:
     """``record_states`` writes, byte for byte, what ``to_stored_event`` writes for the same
-    domain events (the command and size on the first), and they read back as those events."""
+    domain events (the command and size on the first), and they read back as those events;
+    so does ``record_state_of`` (an import's record of one event, from the JSON of the
+    list of its events, as the audit compared it)."""
     with store(tmp_path) as service:
         mapper = service.application.mapper
         assert isinstance(mapper, MsgspecMapper)
         state = risk_core.replay(risk_core.start("classic", PLAYERS, seed=3, game_id="g"))
+        single = 0
         for k in range(30):
             command = risk_core.bots.choose(state, level="random", seed=k)
             events = risk_core.decide(state, command)
             moment = datetime_now_with_tzinfo()
-            states = mapper.record_states(command, events, mapper.state_head(moment))
+            head = mapper.state_head(moment)
+            states = mapper.record_states(command, events, head)
+            if len(events) == 1:
+                inside = risk_core.encode(events)[1:-1]
+                assert mapper.record_state_of(command, inside, head) == states[0]
+                single += 1
             for i, (ev, stored) in enumerate(zip(events, states, strict=True)):
                 domain = Game.Recorded(
                     originator_id="g",
@@ -70,6 +78,7 @@ def test_record_rows_are_the_mappers_bytes(tmp_path: Path) -> None:
                 )
                 assert mapper.to_stored_event(domain).state == stored
             risk_core.apply_in_place(state, events)
+        assert single  # records of one event were among them
 
 
 def test_a_refused_command_leaves_the_cached_state_as_it_was(tmp_path: Path) -> None:
