@@ -476,20 +476,24 @@ class GameService:
         recorder, snapshots = self._app.recorder, self._snapshots
         # Imported only with a PostgreSQL store: its driver is an optional dependency.
         postgres = sys.modules.get("eventsourcing.postgres")
+        ledger_pg = sys.modules.get("risk_service.ledger_pg")
         if (
             postgres is not None
-            and isinstance(recorder, postgres.PostgresApplicationRecorder)
+            and ledger_pg is not None
+            and isinstance(recorder, ledger_pg.PostgresLedgerRecorder)
             and isinstance(snapshots, postgres.PostgresAggregateRecorder)
             and snapshots.datastore is recorder.datastore
         ):
             # The recorders' own statements (``risk_service.ledger_pg``: without the library's
-            # table lock and notification), several times in one transaction.
+            # table lock and notification), several times in one transaction: the events by
+            # COPY, the snapshots (a row in a hundred) as the library inserts them.
             with recorder.datastore.transaction(commit=True) as cursor:
 
                 def insert_pg(rows: list[Row], snaps: list[Row]) -> None:
-                    for into, batch in ((recorder, rows), (snapshots, snaps)):
-                        if batch:
-                            into._insert_stored_events(cursor, [StoredEvent(*r) for r in batch])
+                    if rows:
+                        recorder.copy_events(cursor, rows)
+                    if snaps:
+                        snapshots._insert_stored_events(cursor, [StoredEvent(*r) for r in snaps])
 
                 yield insert_pg
             return
