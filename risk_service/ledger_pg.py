@@ -21,6 +21,9 @@ from psycopg import sql as pgsql
 
 from risk_service.ledger import _SQL, LedgerReader, RequestRow, SeatRow, _seat, _secret, _write
 
+_SELECT_REQUESTS = (
+    "SELECT request_id, game_id, seat, outcome FROM {t}requests WHERE request_id = ANY({p})"
+)
 # Rows an INSERT statement takes: psycopg keeps the parse of a statement of up to 50
 # parameters (four a row), and parses a longer one again every time.
 FEW_ROWS = 12
@@ -94,7 +97,11 @@ class PostgresLedgerRecorder(PostgresApplicationRecorder, LedgerReader):
     def ledger_requests(self, request_ids: Sequence[str]) -> dict[str, RequestRow]:
         if not request_ids:
             return {}
-        rows = self._select(_SQL.select_requests, request_ids, len(request_ids))
+        # One array parameter: one statement whatever the count, which psycopg parses once
+        # and PostgreSQL prepares once (an IN list is a new statement for every length, and
+        # psycopg parses one of more than 50 parameters again every time: a stored game's
+        # view asks for a few hundred ids at a time, ``deadlines.timeouts``).
+        rows = self._select(_SELECT_REQUESTS, (list(request_ids),))
         return {
             r["request_id"]: RequestRow(
                 r["request_id"], r["game_id"], r["seat"], bytes(r["outcome"])

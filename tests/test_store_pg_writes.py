@@ -1,7 +1,8 @@
 """How events reach PostgreSQL (``risk_service.ledger_pg``): a command's few rows in one INSERT,
-more row by row, an import's by one binary COPY.  Each way stores, byte for byte and in order,
-the rows the library's own insert stores (issue 14: an import on PostgreSQL spent most of its
-time having psycopg escape every state as text for the library's composite-array parameter).
+more twelve at a time, an import's by one binary COPY.  Each way stores, byte for byte and in
+order, the rows the library's own insert stores (issue 14: an import on PostgreSQL spent most
+of its time having psycopg escape every state as text for the library's composite-array
+parameter).  And how ledger requests are found by id: one array parameter, whatever the count.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 
 from risk_service import GameService
+from risk_service.ledger import LedgerWrite, RequestRow, _write
 from risk_service.ledger_pg import FEW_ROWS, PostgresLedgerRecorder
 
 TOPIC = "risk_service.app:Game.Recorded"
@@ -67,11 +69,25 @@ def test_a_version_taken_stores_nothing(recorder: PostgresLedgerRecorder, way: s
     first = rows_of("g", 3)
     with recorder.datastore.transaction(commit=True) as cursor:
         recorder.copy_events(cursor, first)
-    clash = rows_of("g", 40)[1 if way == "few" else 2 :][: 2 if way == "few" else 38]
-    with pytest.raises(IntegrityError):
-        with recorder.datastore.transaction(commit=True) as cursor:
-            if way == "copy":
-                recorder.copy_events(cursor, clash)
-            else:
-                recorder._insert_stored_events(cursor, [StoredEvent(*r) for r in clash])
+    # New versions, then one taken: in a command's one statement, in the last of several, or
+    # at the end of a copy.
+    clash = rows_of("g", 4 if way == "few" else 40)[3:] + first[-1:]
+    transaction = recorder.datastore.transaction(commit=True)
+    with pytest.raises(IntegrityError), transaction as cursor:
+        if way == "copy":
+            recorder.copy_events(cursor, clash)
+        else:
+            recorder._insert_stored_events(cursor, [StoredEvent(*r) for r in clash])
     assert stored(recorder, "g") == first
+
+
+def test_requests_are_found_by_id_whatever_their_count(recorder: PostgresLedgerRecorder) -> None:
+    """The ledger's lookup (a batch's duplicates, a stored view's timeouts): the rows of the ids
+    asked for that exist, for one id and for hundreds at once."""
+    rows = [RequestRow(f"timeout:g:{v}", "g", v % 4, b'{"ok":true}') for v in range(0, 600, 3)]
+    with recorder.datastore.transaction(commit=True) as cursor:
+        _write(cursor, recorder._sql, LedgerWrite(requests=rows))
+    by_id = {r.request_id: r for r in rows}
+    for asked in ([], ["timeout:g:3"], ["timeout:g:4"], [f"timeout:g:{v}" for v in range(600)]):
+        found = recorder.ledger_requests(asked)
+        assert found == {i: by_id[i] for i in asked if i in by_id}
