@@ -74,7 +74,7 @@ class PostgresLedgerRecorder(PostgresApplicationRecorder, LedgerReader):
         """Many new rows (an import's), by one binary ``COPY``: nothing escaped, nothing sent
         row by row.  A version taken fails the copy (the key's ``UniqueViolation``)."""
         with curs.copy(self._copy) as copy:
-            copy.set_types(["text", "int8", "text", "bytea"])
+            copy.set_types([self.datastore.originator_id_type, "int8", "text", "bytea"])
             for row in rows:
                 copy.write_row(row)
 
