@@ -55,6 +55,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from itertools import chain, islice
 from typing import Any, Literal, NoReturn, Protocol
 
@@ -149,20 +150,22 @@ def audit_game(
     """Audit a stored game (its parent, when a branch's is in the same store, is compared).
 
     The records are read a page at a time, up to the version the game has now: the passes read
-    the same history while the game goes on.  A SQLite store's rows are read straight from the
-    file and left undecoded (``read_sqlite.raw_records``); should that fail (a row that does
-    not decode), the audit is made again through the store, which says what is wrong."""
+    the same history while the game goes on.  The rows are left undecoded: a SQLite store's
+    read straight from the file (``read_sqlite.raw_records``), another's through the store
+    (``GameService.iter_raw_records``, where it stores plain JSON).  Should that fail (a row
+    that does not decode), the audit is made again through the store's records, which says
+    what is wrong."""
     upto = service.state(game_id).version
     told = Progress(progress)
     path = read_sqlite.sqlite_path(service.store_url)
+    raw: RecordSource | None = None
     if path is not None and path.is_file():
+        raw = partial(read_sqlite.raw_records, path, game_id, upto, game_store.RECORD_PAGE)
+    elif path is None and service.stores_plain_json:
+        raw = partial(service.iter_raw_records, game_id, upto)
+    if raw is not None:
         try:
-            return audit(
-                lambda: read_sqlite.raw_records(path, game_id, upto, game_store.RECORD_PAGE),
-                game_id=game_id,
-                parent_events=store_parent(service),
-                progress=told,
-            )
+            return audit(raw, game_id=game_id, parent_events=store_parent(service), progress=told)
         except (_Undecodable, sqlite3.Error, msgspec.DecodeError):
             told.again()
     return audit(

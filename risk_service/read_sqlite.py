@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Union, cast
@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any, Union, cast
 import msgspec
 
 from risk_core import GameState, RuleError, apply_in_place, model, replay, typed_state
-from risk_core.model import Command
 from risk_core.rulesets import names as ruleset_names
 
 if TYPE_CHECKING:
@@ -249,39 +248,35 @@ PAGE_EVENTS += "AND originator_version <= ? ORDER BY originator_version"
 
 def raw_records(path: Path, game_id: str, upto: int, page: int = 2000) -> Iterator[RawRecord]:
     """The game's records up to version ``upto`` (which ends a record), read from the SQLite
-    file ``page`` events at a time, as ``GameService.iter_records`` groups them (a row with a
-    ``batch`` opens a record): the commands decoded, the events left as their stored JSON
+    file ``page`` events at a time, as ``GameService.iter_records`` groups them
+    (``records.raw_records_of``): the commands decoded, the events left as their stored JSON
     (``risk_service.records``).
 
     For an audit (``risk_service.audit``), which decodes a record's events only when
     re-execution does not give them back byte for byte.  ``sqlite3.Error`` if the file cannot
     be read, ``msgspec.DecodeError`` if a row does not decode; the caller has checked that the
     game has ``upto`` events."""
-    from risk_service.records import RawRecord, row_decoder  # not for `risk show`
+    from risk_service.records import raw_records_of, row_decoder  # not for `risk show`
 
     decode = row_decoder()
     db = sqlite3.connect(path)
     try:
         db.execute("PRAGMA cache_size = -512")  # KiB: each page is read once
-        read = 0
-        command: Command | None = None  # of the record under way (its events so far: held)
-        held: list[msgspec.Raw] = []
-        while read < upto:
-            found = db.execute(PAGE_EVENTS, (game_id, read, min(read + page, upto)))
-            # A page's rows decoded in one call: each event left as its JSON, every command
-            # decoded (as the store's reader does; only a record's first row's counts).
-            rows = decode(b"[" + b",".join([r[0] for r in found]) + b"]")
-            if not rows:
-                break
-            for row in rows:
-                if row.batch and held:  # a row with a batch opens the next record
-                    yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
-                    held = []
-                if not held:
-                    command = row.command
-                held.append(row.event)
-                read += 1  # versions run 1, 2, ... without gaps
-        if held:
-            yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
+        yield from raw_records_of(_pages(db, decode, game_id, upto, page))
     finally:
         db.close()
+
+
+def _pages(
+    db: sqlite3.Connection, decode: Callable[[bytes], Any], game_id: str, upto: int, page: int
+) -> Iterator[Any]:
+    """``raw_records``' rows, a page at a time, decoded in one call each: every event left as
+    its JSON, every command decoded (as the store's reader does)."""
+    read = 0
+    while read < upto:
+        found = db.execute(PAGE_EVENTS, (game_id, read, min(read + page, upto)))
+        rows = decode(b"[" + b",".join([r[0] for r in found]) + b"]")
+        if not rows:
+            return
+        yield rows
+        read += len(rows)

@@ -11,7 +11,7 @@ look closer.  The readers: ``risk_service.read_sqlite.raw_records`` (a SQLite st
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol, Union
 
 import msgspec
@@ -73,6 +73,27 @@ def row_decoder() -> Callable[[bytes], list[StoredRow]]:
     comma-separated), for a pass over many pages."""
     decoder: Callable[[bytes], list[StoredRow]] = _decoder("rows").decode
     return decoder
+
+
+def raw_records_of(pages: Iterable[Sequence[StoredRow]]) -> Iterator[RawRecord]:
+    """The records of a game's stored rows, given a page at a time in version order from the
+    first (``row_decoder``'s lists): a row with a ``batch`` opens a record, and a page may end
+    inside one.  Each record's version counts the rows up to its end (versions run 1, 2, ...
+    without gaps); its events are the rows' JSON, joined as a list."""
+    read = 0
+    command: Command | None = None  # of the record under way (its events so far: held)
+    held: list[msgspec.Raw] = []
+    for rows in pages:
+        for row in rows:
+            if row.batch and held:  # a row with a batch opens the next record
+                yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
+                held = []
+            if not held:
+                command = row.command
+            held.append(row.event)
+            read += 1
+    if held:
+        yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
 
 
 def decode_line(line: bytes) -> RawRecord:

@@ -1,6 +1,8 @@
 """Issue 14 goal 7: the audit of a game in a SQLite store reads the rows straight from the file
-and leaves them undecoded (``risk_service.read_sqlite.raw_records``); a record is decoded only
-where re-executing its command does not give its events back byte for byte.
+and leaves them undecoded (``risk_service.read_sqlite.raw_records``); in another store
+(PostgreSQL, memory) through the store, undecoded too (``GameService.iter_raw_records``); a
+record is decoded only where re-executing its command does not give its events back byte for
+byte.
 
 Whatever a row was changed to, the report must be the one the store's own reader gives
 (``GameService.iter_records``, decoded records): the same verdict, checks and first divergence.
@@ -37,6 +39,7 @@ def export() -> bytes:
 
 
 Row = dict[str, Any]
+ITER_RAW_RECORDS = GameService.iter_raw_records
 
 
 def change_event(row: Row) -> bool:
@@ -152,3 +155,57 @@ def test_raw_records_group_rows_as_the_store_does(export: bytes, tmp_path: Path)
             got = list(read_sqlite.raw_records(db, "raw", upto, page))
             assert [(r.version, r.command) for r in got] == [(r.version, r.command) for r in want]
             assert [r.events for r in got] == [rc.encode(list(r.events)) for r in want]
+
+
+@pytest.mark.parametrize("name", list(CHANGES))
+def test_a_postgres_audit_reads_rows_undecoded_and_reports_as_the_store(
+    name: str, export: bytes, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same on PostgreSQL, where the rows come through the store
+    (``GameService.iter_raw_records``) rather than straight from a file."""
+    import psycopg
+
+    from tests.conftest import _fresh_schema
+
+    for url in _fresh_schema(postgres_url):
+        with GameService(url) as service:
+            service.create_schema()
+            import_game(service, export)
+            schema = url.rsplit("schema=", 1)[1]
+        change = CHANGES[name]
+        if change is not None:
+            with psycopg.connect(postgres_url, autocommit=True) as conn:
+                rows = conn.execute(
+                    f"SELECT originator_version, state FROM {schema}.risk_events "
+                    "WHERE originator_id = 'raw' AND originator_version >= 700 "
+                    "ORDER BY originator_version"
+                ).fetchall()
+                for version, state in rows:
+                    row = json.loads(bytes(state))
+                    if change(row):
+                        spaced = name == "spaced JSON"
+                        text = json.dumps(row) if spaced else json.dumps(row, separators=(",", ":"))
+                        conn.execute(
+                            f"UPDATE {schema}.risk_events SET state = %s "
+                            "WHERE originator_id = 'raw' AND originator_version = %s",
+                            (text.encode(), version),
+                        )
+                        break
+        read: list[int] = []
+
+        def counted(self: GameService, *args: Any, read: list[int] = read, **kwargs: Any) -> Any:
+            read.append(1)
+            return ITER_RAW_RECORDS(self, *args, **kwargs)
+
+        monkeypatch.setattr(GameService, "iter_raw_records", counted)
+        with GameService(url) as service:
+            fast = outcome(lambda: audit_game(service, "raw"))
+        assert read, "the rows were read undecoded"
+        with monkeypatch.context() as m, GameService(url) as service:
+            m.setattr(GameService, "stores_plain_json", property(lambda self: False))
+            through_store = outcome(lambda: audit_game(service, "raw"))
+        assert fast == through_store
+        if name in ("untouched", "spaced JSON"):
+            assert fast["ok"] and fast["verified"] == fast["events"] > 1_000
+        elif "error" not in fast:
+            assert not fast["ok"] and fast["divergence"]["version"] >= 700
