@@ -106,6 +106,15 @@ def outcome(call: Callable[[], Any]) -> Any:
         return {"error": type(e).__name__, "message": str(e)}
 
 
+def same_report(name: str, fast: Any, through_store: Any) -> None:
+    """The undecoded rows' report is the store's records' one, and says what ``name`` did."""
+    assert fast == through_store
+    if name in ("untouched", "spaced JSON"):
+        assert fast["ok"] and fast["verified"] == fast["events"] > 1_000
+    elif "error" not in fast:
+        assert not fast["ok"] and fast["divergence"]["version"] >= 700
+
+
 @pytest.mark.parametrize("name", list(CHANGES))
 def test_a_sqlite_audit_reads_rows_undecoded_and_reports_as_the_store(
     name: str, export: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -133,11 +142,7 @@ def test_a_sqlite_audit_reads_rows_undecoded_and_reports_as_the_store(
     with monkeypatch.context() as m, GameService(f"sqlite://{db}") as service:
         m.setattr(audit_module.read_sqlite, "sqlite_path", lambda url: None)
         through_store = outcome(lambda: audit_game(service, "raw"))
-    assert fast == through_store
-    if name in ("untouched", "spaced JSON"):
-        assert fast["ok"] and fast["verified"] == fast["events"] > 1_000
-    elif "error" not in fast:
-        assert not fast["ok"] and fast["divergence"]["version"] >= 700
+    same_report(name, fast, through_store)
 
 
 def test_raw_records_group_rows_as_the_store_does(export: bytes, tmp_path: Path) -> None:
@@ -204,8 +209,4 @@ def test_a_postgres_audit_reads_rows_undecoded_and_reports_as_the_store(
         with monkeypatch.context() as m, GameService(url) as service:
             m.setattr(GameService, "stores_plain_json", property(lambda self: False))
             through_store = outcome(lambda: audit_game(service, "raw"))
-        assert fast == through_store
-        if name in ("untouched", "spaced JSON"):
-            assert fast["ok"] and fast["verified"] == fast["events"] > 1_000
-        elif "error" not in fast:
-            assert not fast["ok"] and fast["divergence"]["version"] >= 700
+        same_report(name, fast, through_store)
