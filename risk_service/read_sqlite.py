@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Union, cast
@@ -256,27 +256,27 @@ def raw_records(path: Path, game_id: str, upto: int, page: int = 2000) -> Iterat
     re-execution does not give them back byte for byte.  ``sqlite3.Error`` if the file cannot
     be read, ``msgspec.DecodeError`` if a row does not decode; the caller has checked that the
     game has ``upto`` events."""
-    from risk_service.records import raw_records_of, row_decoder  # not for `risk show`
+    from risk_service.records import raw_records_of  # not for `risk show`
+
+    return raw_records_of(_pages(path, game_id, upto, page))
+
+
+def _pages(path: Path, game_id: str, upto: int, page: int) -> Iterator[Any]:
+    """``raw_records``' rows, a page at a time, decoded in one call each: every event left as
+    its JSON, every command decoded (as the store's reader does)."""
+    from risk_service.records import row_decoder
 
     decode = row_decoder()
     db = sqlite3.connect(path)
     try:
         db.execute("PRAGMA cache_size = -512")  # KiB: each page is read once
-        yield from raw_records_of(_pages(db, decode, game_id, upto, page))
+        read = 0
+        while read < upto:
+            found = db.execute(PAGE_EVENTS, (game_id, read, min(read + page, upto)))
+            rows = decode(b"[" + b",".join([r[0] for r in found]) + b"]")
+            if not rows:
+                return
+            yield rows
+            read += len(rows)
     finally:
         db.close()
-
-
-def _pages(
-    db: sqlite3.Connection, decode: Callable[[bytes], Any], game_id: str, upto: int, page: int
-) -> Iterator[Any]:
-    """``raw_records``' rows, a page at a time, decoded in one call each: every event left as
-    its JSON, every command decoded (as the store's reader does)."""
-    read = 0
-    while read < upto:
-        found = db.execute(PAGE_EVENTS, (game_id, read, min(read + page, upto)))
-        rows = decode(b"[" + b",".join([r[0] for r in found]) + b"]")
-        if not rows:
-            return
-        yield rows
-        read += len(rows)
