@@ -579,7 +579,7 @@ class _Auditor:
             if n == 1:
                 sink.record_one(command, expected[0], encoded[1:-1])  # the list's inside
             else:
-                sink.record(command, expected, [encode(ev) for ev in expected])
+                sink.record(command, expected, _each(encoded, expected))
             if self.verified % sink.interval == 0:
                 sink.snapshot(state)
         if self.progress is not None:

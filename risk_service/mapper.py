@@ -177,7 +177,7 @@ class MsgspecMapper(Mapper[str]):
     def record_state_of(command: model.Command, encoded: bytes, head: bytes) -> bytes:
         """``record_states_of`` for a record of one event (an import's usual record), without
         a cipher or compressor: the one stored ``state``."""
-        return b"".join((head, encoded, b',"command":', _encoder.encode(command), b',"batch":1}'))
+        return b"".join((head, encoded, b',"command":', _encoder.encode(command), _BATCH_TAILS[1]))
 
     def event_rows(self, states: Sequence[bytes]) -> list[EventRow]:
         """Decode the ``state`` of many stored game events at once (records, listings)."""

@@ -258,25 +258,14 @@ def raw_records(path: Path, game_id: str, upto: int, page: int = 2000) -> Iterat
     game has ``upto`` events."""
     from risk_service.records import raw_records_of  # not for `risk show`
 
-    return raw_records_of(_pages(path, game_id, upto, page))
-
-
-def _pages(path: Path, game_id: str, upto: int, page: int) -> Iterator[Any]:
-    """``raw_records``' rows, a page at a time, decoded in one call each: every event left as
-    its JSON, every command decoded (as the store's reader does)."""
-    from risk_service.records import row_decoder
-
-    decode = row_decoder()
     db = sqlite3.connect(path)
     try:
         db.execute("PRAGMA cache_size = -512")  # KiB: each page is read once
-        read = 0
-        while read < upto:
-            found = db.execute(PAGE_EVENTS, (game_id, read, min(read + page, upto)))
-            rows = decode(b"[" + b",".join([r[0] for r in found]) + b"]")
-            if not rows:
-                return
-            yield rows
-            read += len(rows)
-    finally:
+    except sqlite3.Error:
         db.close()
+        raise
+
+    def states(gt: int, lte: int) -> list[bytes]:
+        return [r[0] for r in db.execute(PAGE_EVENTS, (game_id, gt, lte))]
+
+    return raw_records_of(states, upto, page, close=db.close)

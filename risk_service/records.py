@@ -11,7 +11,7 @@ look closer.  The readers: ``risk_service.read_sqlite.raw_records`` (a SQLite st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, Union
 
 import msgspec
@@ -75,25 +75,40 @@ def row_decoder() -> Callable[[bytes], list[StoredRow]]:
     return decoder
 
 
-def raw_records_of(pages: Iterable[Sequence[StoredRow]]) -> Iterator[RawRecord]:
-    """The records of a game's stored rows, given a page at a time in version order from the
-    first (``row_decoder``'s lists): a row with a ``batch`` opens a record, and a page may end
-    inside one.  Each record's version counts the rows up to its end (versions run 1, 2, ...
-    without gaps); its events are the rows' JSON, joined as a list."""
+def raw_records_of(
+    states: Callable[[int, int], Sequence[bytes]],
+    upto: int,
+    page: int,
+    close: Callable[[], None] | None = None,
+) -> Iterator[RawRecord]:
+    """A game's records up to version ``upto`` (which ends a record), from its stored rows
+    (``states(gt, lte)``: their JSON, in version order), ``page`` rows a time, each page decoded
+    in one call (``row_decoder``: the events left as their JSON, every command decoded).  A row
+    with a ``batch`` opens a record, and a page may end inside one; each record's version
+    counts the rows up to its end (versions run 1, 2, ... without gaps).  ``close`` is called
+    once the pass ends, however it ends (the reader's connection)."""
+    decode = row_decoder()
     read = 0
     command: Command | None = None  # of the record under way (its events so far: held)
     held: list[msgspec.Raw] = []
-    for rows in pages:
-        for row in rows:
-            if row.batch and held:  # a row with a batch opens the next record
-                yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
-                held = []
-            if not held:
-                command = row.command
-            held.append(row.event)
-            read += 1
-    if held:
-        yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
+    try:
+        while read < upto:
+            rows = decode(b"[" + b",".join(states(read, min(read + page, upto))) + b"]")
+            if not rows:
+                break
+            for row in rows:
+                if row.batch and held:  # a row with a batch opens the next record
+                    yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
+                    held = []
+                if not held:
+                    command = row.command
+                held.append(row.event)
+                read += 1
+        if held:
+            yield RawRecord(read, command, b"[" + b",".join(held) + b"]")
+    finally:
+        if close is not None:
+            close()
 
 
 def decode_line(line: bytes) -> RawRecord:

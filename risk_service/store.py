@@ -342,24 +342,16 @@ class GameService:
         decoded), a page's rows decoded in one call: what an audit reads where the store is not
         a SQLite file (``read_sqlite.raw_records`` reads one straight).  Only where
         ``stores_plain_json``; ``msgspec.DecodeError`` for a row that does not decode."""
-        from risk_service.records import raw_records_of, row_decoder  # not for `risk show`
+        from risk_service.records import raw_records_of  # not for `risk show`
 
         if not self.stores_plain_json:
             raise RuntimeError("iter_raw_records reads events stored as plain JSON only")
-        return raw_records_of(self._raw_pages(game_id, upto, page or RECORD_PAGE, row_decoder()))
 
-    def _raw_pages(
-        self, game_id: str, upto: int, page: int, decode: Callable[[bytes], Any]
-    ) -> Iterator[Any]:
-        read = 0
-        while read < upto:
+        def states(gt: int, lte: int) -> list[bytes]:
             with self._lock, self._store_errors():
-                states = self._states(game_id, read, min(read + page, upto))
-            rows = decode(b"[" + b",".join(states) + b"]")
-            if not rows:
-                return
-            yield rows
-            read += len(rows)
+                return self._states(game_id, gt, lte)
+
+        return raw_records_of(states, upto, page or RECORD_PAGE)
 
     def iter_events(
         self, game_id: str, upto: int, *, page: int | None = None
