@@ -152,7 +152,9 @@ def setup_redis(app: App, prefix: str, public_host: str | None, as_json: bool) -
     passwords = {WORKER: secrets.token_urlsafe(24), CLIENT: secrets.token_urlsafe(24)}
     try:
         setup(client, passwords, prefix)
-        default = client.execute_command("ACL", "GETUSER", "default")
+        default = client.execute_command(  # type: ignore[no-untyped-call,unused-ignore]
+            "ACL", "GETUSER", "default"
+        )
     except redis.RedisError as e:
         raise RiskError("redis_refused", f"Redis refused to create the users: {e}.") from None
     finally:

@@ -43,7 +43,8 @@ def open_input(path: Path) -> Iterator[IO[bytes]]:
     with tempfile.SpooledTemporaryFile(max_size=SPOOL) as copy:
         shutil.copyfileobj(sys.stdin.buffer, copy)
         copy.seek(0)
-        yield copy  # type: ignore[misc]  # a SpooledTemporaryFile reads and seeks as a file
+        # A SpooledTemporaryFile reads and seeks as a file (older stubs type it otherwise).
+        yield copy  # type: ignore[misc,unused-ignore]
 
 
 # --------------------------------------------------------------------------- audit

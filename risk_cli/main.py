@@ -364,7 +364,8 @@ def cli(
         from risk_core import RiskError
 
         try:
-            parse_url(redis_url)  # what redis-py checks when it connects, without connecting
+            # What redis-py checks when it connects, without connecting.
+            parse_url(redis_url)  # type: ignore[no-untyped-call,unused-ignore]
         except ValueError as e:
             raise RiskError("bad_redis_url", f"Not a Redis URL: {redis_url!r} ({e}).") from None
     app = App(store, redis_url, create=create)

@@ -104,7 +104,9 @@ class Watch:
 
     def __init__(self, backend: RemoteBackend) -> None:
         self.backend = backend
-        self.pubsub = backend.client.redis.pubsub(ignore_subscribe_messages=True)
+        self.pubsub = backend.client.redis.pubsub(  # type: ignore[no-untyped-call,unused-ignore]
+            ignore_subscribe_messages=True
+        )
         self.games: dict[str, set[int]] = {}
 
     def refresh(self) -> list[str]:

@@ -36,7 +36,7 @@ def _mission_id(v: JsonDict, ref: str) -> str:
     ids = [m["id"] for m in face_up]
     if ref in ids:
         return ref
-    matches = [m["id"] for m in face_up if ref.lower() in m["text_en"].lower()]
+    matches: list[str] = [m["id"] for m in face_up if ref.lower() in m["text_en"].lower()]
     if len(matches) == 1:
         return matches[0]
     return ref  # the engine names the missions that are face up

@@ -163,7 +163,9 @@ class ServiceClient:
     @contextmanager
     def updates(self, game_id: str) -> Iterator[Any]:
         """A subscription to a game's public announcements (``{game_id, version, to_act}``)."""
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        pubsub = self.redis.pubsub(  # type: ignore[no-untyped-call,unused-ignore]
+            ignore_subscribe_messages=True
+        )
         pubsub.subscribe(self.keys.channel(game_id))
         try:
             yield pubsub

@@ -36,7 +36,7 @@ class PostgresLedgerRecorder(PostgresApplicationRecorder, LedgerReader):
         self._sql = _SQL(f"{schema}.risk_", "%s", "BYTEA")
         self.sql_create_statements.extend(
             pgsql.SQL(self._sql(s)).format()
-            for s in _SQL.create  # type: ignore[arg-type]
+            for s in _SQL.create  # type: ignore[arg-type,unused-ignore]
         )
         table = pgsql.Identifier(self.events_table_name).as_string(None)
         columns = f"{schema}.{table} (originator_id, originator_version, topic, state)"
@@ -91,7 +91,7 @@ class PostgresLedgerRecorder(PostgresApplicationRecorder, LedgerReader):
 
     def _select(self, template: str, params: Sequence[Any], n: int = 0) -> list[Any]:
         with self.datastore.transaction(commit=False) as curs:
-            curs.execute(self._sql(template, n), params)  # type: ignore[arg-type]
+            curs.execute(self._sql(template, n), params)  # type: ignore[arg-type,unused-ignore]
             return list(curs.fetchall())
 
     def ledger_requests(self, request_ids: Sequence[str]) -> dict[str, RequestRow]:

@@ -121,7 +121,7 @@ def _host(host: str) -> str:
 def setup(client: redis.Redis, passwords: dict[str, str], prefix: str = DEFAULT_PREFIX) -> None:
     """Create (or reset) the worker and client users on an operator's server."""
     for user, password in passwords.items():
-        client.execute_command(
+        client.execute_command(  # type: ignore[no-untyped-call,unused-ignore]
             "ACL", "SETUSER", user, "reset", *rules(user, prefix), f">{password}"
         )
 

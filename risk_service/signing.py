@@ -66,6 +66,14 @@ SESSIONS_KEPT = 100_000  # session MAC keys a worker keeps
 _UNSEEN: Any = object()  # a session not in ``Verifier``'s cache
 
 R = TypeVar("R", bound=msgspec.Struct)
+
+
+def _replaced(request: R, **changes: Any) -> R:
+    """``request`` with ``changes`` (``msgspec.structs.replace``; fields passed through a
+    mapping, which every msgspec version's stubs accept for any request type)."""
+    return msgspec.structs.replace(request, **changes)
+
+
 _URLSAFE = bytes.maketrans(b"+/", b"-_")
 _unsigned = msgspec.structs.replace  # a request with fields changed (its signatures emptied)
 
@@ -122,9 +130,9 @@ class SigningKey:
         """``request`` with ``sig`` set (and ``ts`` set to now first, unless ``stamp`` is
         false): its signature over ``signed_bytes``."""
         if stamp:
-            request = msgspec.structs.replace(request, ts=now_ms())  # type: ignore[call-arg]
+            request = _replaced(request, ts=now_ms())
         sig = b64(self._private.sign(signed_bytes(request)))
-        return msgspec.structs.replace(request, sig=sig)  # type: ignore[call-arg]
+        return _replaced(request, sig=sig)
 
     def signature(self, request: Any) -> str:
         """This key's signature of ``request`` as it is (for a view's extra seats)."""
@@ -194,8 +202,8 @@ class SessionKey:
 
     def sign(self, request: R, *, stamp: bool = True) -> R:
         if stamp:
-            request = msgspec.structs.replace(request, ts=now_ms())  # type: ignore[call-arg]
-        return msgspec.structs.replace(request, sig=self.signature(request))  # type: ignore[call-arg]
+            request = _replaced(request, ts=now_ms())
+        return _replaced(request, sig=self.signature(request))
 
     def signature(self, request: Any) -> str:
         return SESSION + self._mac.text(signed_bytes(request)).decode() + self._suffix
