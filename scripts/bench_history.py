@@ -1,7 +1,8 @@
 """History benchmark: time travel, audit, export and import of one long game in SQLite.
 
     .venv/bin/python scripts/bench_history.py [--events 10000] [--seed 1] [--branches 10]
-        [--store FILE] [--repeat 3] [--before DIR] [--no-travel] [--instructions]
+        [--store FILE] [--repeat 3] [--before DIR [--before-store FILE]] [--no-travel]
+        [--instructions]
 
 Plays random legal commands (attacks preferred, 70%) in a classic 4-player game through
 ``GameService.submit`` until it has ``--events`` engine events (in a temporary SQLite file, or
@@ -18,7 +19,10 @@ then, from fresh service instances (nothing cached), times:
 
 ``--before DIR`` runs the same three commands with the code of another checkout too (for
 example ``git archive HEAD | tar -x -C DIR``), interleaved with this one's, so that a change
-is judged before → after in one run on a noisy machine.  Wall-clock and CPU times are both
+is judged before → after in one run on a noisy machine.  A checkout that cannot read a game
+of this one's board (an older engine's ``version_mismatch``) reads one of its own with
+``--before-store FILE``: played there first with its own code and its own random player, the
+same seed and length (kept for the next run).  Wall-clock and CPU times are both
 shown: on a shared machine the CPU time says what the code costs, the wall clock what a
 caller waits.  Each command runs once with each tree before those measured, so that what it
 imports late is measured as an installed program runs it, from bytecode (``child_env``).
@@ -47,13 +51,11 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_store import pick  # noqa: E402  (same random player as the store bench)
-
-import risk_core  # noqa: E402
 from risk_service import GameService  # noqa: E402
 from risk_service.history import branch  # noqa: E402
 
@@ -112,22 +114,47 @@ def report(label: str, runs: list[tuple[float, float]], note: str) -> None:
 
 
 # --------------------------------------------------------------------------- the game
-def build(url: str, game: str, events: int, seed: int) -> tuple[int, int, str]:
-    """Play ``game`` up to ``events`` events (or reuse it); its events, commands and phase."""
-    rnd = random.Random(seed)
-    with GameService(url) as service:
-        service.create_schema()
-        if game in {g.game_id for g in service.games()}:
-            state = service.state(game)
-            commands = sum(1 for r in service.iter_records(game) if r.command is not None)
-            return state.version, commands, state.phase
-        service.new_game("classic", PLAYERS, seed=seed, game_id=game)
+# Plays the benchmark's game (or finds it) with the code of the checkout given, and that
+# checkout's random player (``bench_store.pick``), in a process of its own; prints its events,
+# commands and phase.  A checkout from before today's board cannot read a game played by
+# today's code, so ``--before-store`` has the before tree play its own (same seed and player).
+BUILD = r"""
+import random, sys
+sys.path[:0] = [sys.argv[1], sys.argv[1] + "/scripts"]
+from bench_store import pick
+import risk_core
+from risk_service import GameService
+url, game, events, seed = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+players = sys.argv[6].split(",")
+rnd = random.Random(seed)
+with GameService(url) as service:
+    service.create_schema()
+    if game in {g.game_id for g in service.games()}:
+        state = service.state(game)
+        read = getattr(service, "iter_records", None) or service.records  # older: a list
+        records = read(game)
+        commands = sum(1 for r in records if r.command is not None)
+    else:
+        service.new_game("classic", players, seed=seed, game_id=game)
         state = service.state(game)
         commands = 0
         while state.version < events and state.phase != "over":
             risk_core.apply_in_place(state, service.submit(game, pick(state, rnd)))
             commands += 1
-        return state.version, commands, state.phase
+print(state.version, commands, state.phase)
+"""
+
+
+def build(tree: Path, store: Path, game: str, events: int, seed: int) -> tuple[int, int, str]:
+    """Play ``game`` in ``store`` up to ``events`` events with ``tree``'s code (or reuse it);
+    its events, commands and phase."""
+    out = subprocess.run(
+        [sys.executable, "-c", BUILD, str(tree), f"sqlite://{store}", game, str(events), str(seed),
+         ",".join(PLAYERS)],
+        cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, stdout=subprocess.PIPE,
+        text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    return int(out[0]), int(out[1]), out[2]
 
 
 def copy_store(source: Path, target: Path) -> None:
@@ -187,23 +214,34 @@ def run_risk(
     return figures
 
 
-def steps(label: str, store: Path, game: str, scratch: Path, target: Path) -> dict[str, list[str]]:
+class Side(NamedTuple):
+    """A checkout measured, and the game its commands read (its events counted)."""
+
+    label: str
+    tree: Path
+    store: Path
+    game: str
+    events: int
+
+
+def steps(side: Side, scratch: Path, target: Path) -> dict[str, list[str]]:
     """The three commands' arguments: the export goes to a file of the tree's, imported into
     ``target`` (a new store)."""
-    out = scratch / f"{label}.jsonl"
+    out = scratch / f"{side.label}.jsonl"
+    store = f"sqlite://{side.store}"
     return {
-        "audit": ["--store", f"sqlite://{store}", "audit", game],
-        "export": ["--store", f"sqlite://{store}", "export", game, "-o", str(out)],
+        "audit": ["--store", store, "audit", side.game],
+        "export": ["--store", store, "export", side.game, "-o", str(out)],
         "import": ["--store", f"sqlite://{target}", "--create", "import", str(out)],
     }
 
 
-def warm_up(trees: list[tuple[str, Path]], store: Path, game: str, scratch: Path) -> None:
+def warm_up(sides: list[Side], scratch: Path) -> None:
     """Each command once with each tree, not measured: their bytecode written (``child_env``)."""
-    for label, tree in trees:
-        target = scratch / f"import-{label}-warm.db"
-        for args in steps(label, store, game, scratch, target).values():
-            run_risk(tree, args, scratch)
+    for side in sides:
+        target = scratch / f"import-{side.label}-warm.db"
+        for args in steps(side, scratch, target).values():
+            run_risk(side.tree, args, scratch)
         target.unlink()
 
 
@@ -219,58 +257,55 @@ def callgrind(tree: Path, args: list[str], scratch: Path) -> int:
     return int(m.group(1))
 
 
-def history_instructions(
-    trees: list[tuple[str, Path]], store: Path, game: str, n: int, scratch: Path
-) -> None:
+def history_instructions(sides: list[Side], scratch: Path) -> None:
     """``risk audit``, ``export`` and ``import`` with each tree's code under callgrind: the
     instructions per event, the process doing no work subtracted."""
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind on the PATH (apt-get install valgrind)")
-    warm_up(trees, store, game, scratch)
+    warm_up(sides, scratch)
     print(f"{'':<8}{'':<12}{'instructions/event':>20}   (callgrind, start-up subtracted)")
     counts: dict[tuple[str, str], float] = {}
-    for label, tree in trees:
-        target = scratch / f"import-{label}.db"
-        zero = callgrind(tree, [], scratch)
-        for step, args in steps(label, store, game, scratch, target).items():
-            counts[(step, label)] = (callgrind(tree, args, scratch) - zero) / n
+    for side in sides:
+        target = scratch / f"import-{side.label}.db"
+        zero = callgrind(side.tree, [], scratch)
+        for step, args in steps(side, scratch, target).items():
+            counts[(step, side.label)] = (callgrind(side.tree, args, scratch) - zero) / side.events
         target.unlink()
     for step in ("audit", "export", "import"):
-        for label, _ in trees:
-            print(f"{step:<8}{label:<12}{counts[(step, label)]:>20,.0f}")
+        for side in sides:
+            print(f"{step:<8}{side.label:<12}{counts[(step, side.label)]:>20,.0f}")
 
 
-def history_commands(
-    trees: list[tuple[str, Path]], store: Path, game: str, n: int, repeat: int, scratch: Path
-) -> None:
+def history_commands(sides: list[Side], repeat: int, scratch: Path) -> None:
     """``risk audit``, ``export`` and ``import`` with each tree's code, interleaved."""
-    warm_up(trees, store, game, scratch)
+    warm_up(sides, scratch)
     results: dict[tuple[str, str], list[dict[str, float]]] = {}
     sizes: dict[str, int] = {}
     for i in range(repeat):
-        for label, tree in trees:
-            target = scratch / f"import-{label}-{i}.db"
-            for step, args in steps(label, store, game, scratch, target).items():
-                results.setdefault((step, label), []).append(run_risk(tree, args, scratch))
-            sizes[label] = (scratch / f"{label}.jsonl").stat().st_size
+        for side in sides:
+            target = scratch / f"import-{side.label}-{i}.db"
+            for step, args in steps(side, scratch, target).items():
+                run = run_risk(side.tree, args, scratch)
+                results.setdefault((step, side.label), []).append(run)
+            sizes[side.label] = (scratch / f"{side.label}.jsonl").stat().st_size
             target.unlink()
     print(
         f"{'':<8}{'':<12}{'events/CPU s':>14}{'CPU s':>8}{'wall s':>8}"
         f"{'peak MiB':>10}{'added MiB':>11}   (median of {repeat} runs; peaks: the largest)"
     )
     for step in ("audit", "export", "import"):
-        for label, _ in trees:
-            runs = results[(step, label)]
+        for side in sides:
+            label, runs = side.label, results[(step, side.label)]
             cpu = statistics.median(r["cpu"] for r in runs)
             wall = statistics.median(r["wall"] for r in runs)
             peak = max(r["peak_kib"] for r in runs) / 1024
             added = max(r["peak_kib"] - r["loaded_kib"] for r in runs) / 1024
             print(
-                f"{step:<8}{label:<12}{n / cpu:>14,.0f}{cpu:>8.2f}{wall:>8.2f}"
+                f"{step:<8}{label:<12}{side.events / cpu:>14,.0f}{cpu:>8.2f}{wall:>8.2f}"
                 f"{peak:>10.1f}{added:>11.1f}"
             )
-    for label, _ in trees:
-        print(f"export file ({label}): {sizes[label] / 1e6:.1f} MB")
+    for side in sides:
+        print(f"export file ({side.label}): {sizes[side.label] / 1e6:.1f} MB")
 
 
 def main() -> None:
@@ -285,6 +320,14 @@ def main() -> None:
     parser.add_argument(
         "--before", type=Path, metavar="DIR", help="also run the commands with this checkout"
     )
+    parser.add_argument(
+        "--before-store",
+        type=Path,
+        metavar="FILE",
+        help="the game --before's commands read: played there with that checkout's own code "
+        "and player (same seed) unless there already (for a tree that cannot read a game of "
+        "this one's board)",
+    )
     parser.add_argument("--no-travel", action="store_true", help="skip state and branch timings")
     parser.add_argument(
         "--instructions",
@@ -297,23 +340,29 @@ def main() -> None:
         scratch = Path(tmp)
         store = (args.store or scratch / "bench.db").resolve()
         game = f"bench-{args.seed}-{args.events}"
-        n, commands, phase = build(f"sqlite://{store}", game, args.events, args.seed)
+        n, commands, phase = build(ROOT, store, game, args.events, args.seed)
         print(f"store        {store}")
         print(f"game         {game}: classic, 4 players, {n} events, {commands} commands, {phase}")
         if phase == "over":
             print(f"             (the game ended before {args.events} events)")
+        sides = [Side("this tree", ROOT, store, game, n)]
+        if args.before is not None:
+            before = Side("before", args.before.resolve(), store, game, n)
+            if args.before_store is not None:  # a game of its own, played with its code
+                own = args.before_store.resolve()
+                m, commands, phase = build(before.tree, own, game, args.events, args.seed)
+                print(f"before's     {own}: {m} events, {commands} commands, {phase}")
+                before = before._replace(store=own, events=m)
+            sides.insert(0, before)
         if not args.no_travel:
             copy = scratch / "travel.db"
             copy_store(store, copy)
             time_travel(f"sqlite://{copy}", game, n, random.Random(args.seed), args.branches)
             copy.unlink()
-        trees = [("this tree", ROOT)]
-        if args.before is not None:
-            trees.insert(0, ("before", args.before.resolve()))
         if args.instructions:
-            history_instructions(trees, store, game, n, scratch)
+            history_instructions(sides, scratch)
         else:
-            history_commands(trees, store, game, n, args.repeat, scratch)
+            history_commands(sides, args.repeat, scratch)
 
 
 if __name__ == "__main__":
