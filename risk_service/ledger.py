@@ -163,7 +163,17 @@ def _write(cursor: Any, sql: _SQL, write: LedgerWrite | None) -> None:
     for part, (fence, position) in sorted(write.fences.items()):
         cursor.execute(sql(_SQL.fence), (part, fence, position))
         if cursor.fetchone() is None:
-            raise Fenced(f"Partition {part} has a newer owner than fence {fence}.")
+            raise Fenced(fenced_off(part, fence))
+    write_rows(cursor, sql, write)
+
+
+def fenced_off(part: int, fence: int) -> str:
+    """``Fenced``'s message."""
+    return f"Partition {part} has a newer owner than fence {fence}."
+
+
+def write_rows(cursor: Any, sql: _SQL, write: LedgerWrite) -> None:
+    """The request and seat rows of ``write`` (its fences written before)."""
     for row in write.requests:
         cursor.execute(
             sql(_SQL.insert_request), (row.request_id, row.game_id, row.seat, row.outcome)
@@ -262,7 +272,7 @@ class SQLiteLedgerRecorder(SQLiteApplicationRecorder, LedgerReader):
         if cursor.rowcount == 0:  # no row yet, or a newer fence's
             cursor.execute(self._insert_fence_sql, (part, fence, position))
             if cursor.rowcount == 0:
-                raise Fenced(f"Partition {part} has a newer owner than fence {fence}.")
+                raise Fenced(fenced_off(part, fence))
 
     def _roll_back(self, conn: sqlite3.Connection) -> None:
         try:
@@ -349,7 +359,7 @@ class MemoryLedgerRecorder(POPOApplicationRecorder, LedgerReader):
             return
         for part, (fence, _) in write.fences.items():
             if self._fences.get(part, (0, 0))[0] > fence:
-                raise Fenced(f"Partition {part} has a newer owner than fence {fence}.")
+                raise Fenced(fenced_off(part, fence))
         ids = [r.request_id for r in write.requests]
         if len(set(ids)) != len(ids) or any(i in self._requests for i in ids):
             raise IntegrityError(f"Request already recorded: {ids}")

@@ -6,6 +6,7 @@ the same bytes, the same log, the same state, the same errors.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -21,14 +22,16 @@ from risk_service.app import SNAPSHOT_INTERVAL, Game, Play
 from risk_service.handler import Handler, Item, _digest, _encoded_outcome, _Recorded
 from risk_service.ledger import (
     Fenced,
+    LedgerReader,
     LedgerWrite,
     RequestRow,
-    SQLiteLedgerRecorder,
     insert_batch,
 )
 from risk_service.mapper import MsgspecMapper
 from risk_service.protocol import GamesRequest, Malformed, Reply, encode
 from tests.servicekit import PLAYERS, Ask, Table, seated
+
+OpenService = Callable[[str], GameService]
 
 
 def store(tmp_path: Path) -> GameService:
@@ -139,58 +142,87 @@ def test_a_long_game_through_the_write_path(tmp_path: Path) -> None:
             assert risk_core.encode(near) == risk_core.encode(risk_core.replay(t.events[:at]))
 
 
-def test_the_write_path_keeps_the_ledgers_guarantees(tmp_path: Path) -> None:
-    """``insert_batch`` on SQLite: an older fence fails with ``Fenced``, a request id stored
-    before and a game version taken fail with ``IntegrityError``; each stores nothing, and the
-    connection writes again afterwards."""
-    with store(tmp_path) as service:
-        recorder = service.application.recorder
-        assert isinstance(recorder, SQLiteLedgerRecorder)
+def test_the_write_path_keeps_the_ledgers_guarantees(
+    shared_store_url: str, open_service: OpenService
+) -> None:
+    """``insert_batch`` (SQLite's batch writer, PostgreSQL's pipelined transaction): an older
+    fence fails with ``Fenced``, a request id stored before and a game version taken fail with
+    ``IntegrityError``; each stores nothing, and the connection writes again afterwards."""
+    service = open_service(shared_store_url)
+    recorder = service.application.recorder
+    assert isinstance(recorder, LedgerReader)
 
-        def row(rid: str) -> RequestRow:
-            return RequestRow(rid, "g", 0, b"{}")
+    def row(rid: str) -> RequestRow:
+        return RequestRow(rid, "g", 0, b"{}")
 
-        def write(fence: int, *rids: str) -> LedgerWrite:
-            return LedgerWrite(fences={3: (fence, 1)}, requests=[row(r) for r in rids])
+    def write(fence: int, *rids: str) -> LedgerWrite:
+        return LedgerWrite(fences={3: (fence, 1)}, requests=[row(r) for r in rids])
 
-        def event(version: int) -> tuple[str, int, str, bytes]:
-            return ("g", version, "risk:Game.Recorded", b"{}")
+    def event(version: int) -> tuple[str, int, str, bytes]:
+        return ("g", version, "risk:Game.Recorded", b"{}")
 
-        insert_batch(recorder, [event(1)], write(5, "a"))
-        with pytest.raises(Fenced):
-            insert_batch(recorder, [event(2)], write(4, "b"))
-        with pytest.raises(IntegrityError):
-            insert_batch(recorder, [event(2)], write(5, "a"))
-        with pytest.raises(IntegrityError):
-            insert_batch(recorder, [event(1)], write(5, "c"))
-        assert recorder.ledger_requests(["a", "b", "c"]).keys() == {"a"}
-        assert recorder.ledger_fence(3) == (5, 1)
-        insert_batch(recorder, [event(2)], write(6, "d"))
-        assert recorder.ledger_requests(["d"]).keys() == {"d"}
-        states = [s.originator_version for s in recorder.select_events("g")]
-        assert states == [1, 2]
+    insert_batch(recorder, [event(1)], write(5, "a"))
+    with pytest.raises(Fenced):
+        insert_batch(recorder, [event(2)], write(4, "b"))
+    with pytest.raises(IntegrityError):
+        insert_batch(recorder, [event(2)], write(5, "a"))
+    with pytest.raises(IntegrityError):
+        insert_batch(recorder, [event(1)], write(5, "c"))
+    assert recorder.ledger_requests(["a", "b", "c"]).keys() == {"a"}
+    assert recorder.ledger_fence(3) == (5, 1)
+    insert_batch(recorder, [event(2)], write(6, "d"))
+    assert recorder.ledger_requests(["d"]).keys() == {"d"}
+    states = [s.originator_version for s in recorder.select_events("g")]
+    assert states == [1, 2]
 
 
-def test_a_fence_is_checked_per_partition_in_one_transaction(tmp_path: Path) -> None:
-    """The SQLite writer's fence (an update, else the partition's first row): the same fence
-    writes again and moves the position on; a partition's first row is taken at any fence; one
-    partition fenced off stores nothing of the batch, the other partition's new row neither."""
-    with store(tmp_path) as service:
-        recorder = service.application.recorder
-        assert isinstance(recorder, SQLiteLedgerRecorder)
+def test_a_fence_is_checked_per_partition_in_one_transaction(
+    shared_store_url: str, open_service: OpenService
+) -> None:
+    """A batch's fences (SQLite: an update, else the partition's first row; PostgreSQL: an
+    upsert that fails when stale): the same fence writes again and moves the position on; a
+    partition's first row is taken at any fence; one partition fenced off stores nothing of the
+    batch, the other partition's new row neither."""
+    service = open_service(shared_store_url)
+    recorder = service.application.recorder
+    assert isinstance(recorder, LedgerReader)
 
-        def write(fences: dict[int, tuple[int, int]], rid: str) -> LedgerWrite:
-            return LedgerWrite(fences=fences, requests=[RequestRow(rid, "g", 0, b"{}")])
+    def write(fences: dict[int, tuple[int, int]], rid: str) -> LedgerWrite:
+        return LedgerWrite(fences=fences, requests=[RequestRow(rid, "g", 0, b"{}")])
 
-        insert_batch(recorder, [], write({1: (7, 10)}, "a"))
-        insert_batch(recorder, [], write({1: (7, 11)}, "b"))  # the same owner, further on
-        assert recorder.ledger_fence(1) == (7, 11)
-        with pytest.raises(Fenced):  # partition 2 is new, partition 1 has a newer owner
-            insert_batch(recorder, [], write({1: (6, 12), 2: (1, 5)}, "c"))
-        assert recorder.ledger_fence(1) == (7, 11) and recorder.ledger_fence(2) == (0, 0)
-        assert recorder.ledger_requests(["a", "b", "c"]).keys() == {"a", "b"}
-        insert_batch(recorder, [], write({2: (1, 5)}, "d"))  # then the writer goes on
-        assert recorder.ledger_fence(2) == (1, 5)
+    insert_batch(recorder, [], write({1: (7, 10)}, "a"))
+    insert_batch(recorder, [], write({1: (7, 11)}, "b"))  # the same owner, further on
+    assert recorder.ledger_fence(1) == (7, 11)
+    with pytest.raises(Fenced):  # partition 2 is new, partition 1 has a newer owner
+        insert_batch(recorder, [], write({1: (6, 12), 2: (1, 5)}, "c"))
+    assert recorder.ledger_fence(1) == (7, 11) and recorder.ledger_fence(2) == (0, 0)
+    assert recorder.ledger_requests(["a", "b", "c"]).keys() == {"a", "b"}
+    insert_batch(recorder, [], write({2: (1, 5)}, "d"))  # then the writer goes on
+    assert recorder.ledger_fence(2) == (1, 5)
+
+
+def test_a_stale_owner_is_fenced_before_anything_else_fails(
+    shared_store_url: str, open_service: OpenService
+) -> None:
+    """A stale owner whose batch would also clash (a request id stored before, a version
+    taken) is told ``Fenced``, which makes a worker drop the partition, rather than the
+    ``IntegrityError`` that makes it retry the batch's requests one by one; and a fence
+    written many times over (PostgreSQL plans a statement anew after its fifth run) fails
+    only when stale."""
+    service = open_service(shared_store_url)
+    recorder = service.application.recorder
+    assert isinstance(recorder, LedgerReader)
+
+    def write(fence: int, position: int, rid: str) -> LedgerWrite:
+        return LedgerWrite(fences={4: (fence, position)}, requests=[RequestRow(rid, "g", 0, b"{}")])
+
+    for v in range(1, 9):
+        insert_batch(recorder, [("g", v, "risk:Game.Recorded", b"{}")], write(9, v, f"r{v}"))
+    assert recorder.ledger_fence(4) == (9, 8)
+    with pytest.raises(Fenced, match="Partition 4 has a newer owner than fence 8"):
+        insert_batch(recorder, [("g", 1, "risk:Game.Recorded", b"{}")], write(8, 9, "r1"))
+    assert recorder.ledger_fence(4) == (9, 8)
+    assert len(list(recorder.select_events("g"))) == 8
 
 
 def test_a_play_refused_records_nothing() -> None:
