@@ -39,11 +39,11 @@ _SELECT_REQUESTS = (
 )
 # A partition's fence as one statement that fails when a newer owner wrote: its upsert then
 # returns no row, and the text the statement casts to an integer is a marked one naming the
-# partition and fence, not "0".  So a transaction's statements go to the server together (psycopg's
-# pipeline) instead of the fence's answer being awaited first: two round trips a transaction
-# instead of three.  The fence still runs first, and a failed statement ends the pipeline:
-# a stale owner is still told ``Fenced`` before anything else can fail.  (The cast depends on
-# the row count, so the planner cannot fold it into an error for every call.)
+# partition and fence, not "0".  So a transaction's statements go to the server together
+# (psycopg's pipeline) instead of the fence's answer being awaited first: two round trips a
+# transaction instead of three.  The fence still runs first, and a failed statement ends the
+# pipeline: a stale owner is still told ``Fenced`` before anything else can fail.  (The cast
+# depends on the row count, so the planner cannot fold it into an error for every call.)
 _FENCED_MARK = "risk-fenced: "
 _FENCE_OR_FAIL = (
     "WITH f AS (" + _SQL.fence + ") "
