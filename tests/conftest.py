@@ -101,8 +101,11 @@ def module_store_url(
     yield from _store_of(request.param, tmp_path_factory.mktemp("store"), request)
 
 
+OpenService = Callable[[str], GameService]  # ``open_service``'s type, for the tests using it
+
+
 @pytest.fixture
-def open_service() -> Iterator[Callable[[str], GameService]]:
+def open_service() -> Iterator[OpenService]:
     """Open a service on a URL, with its schema created; every one is closed after the test."""
     opened: list[GameService] = []
 

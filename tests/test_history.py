@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -33,8 +33,8 @@ from risk_service import GameService, ServiceError, history, versions
 from risk_service.audit import audit_game
 from risk_service.luck import luck_report, odds
 from risk_service.store import ROWS_PER_INSERT, GameRecord, HistoryWriter
+from tests.conftest import OpenService
 
-OpenService = Callable[[str], GameService]
 MAX_EVENTS = 1500  # long enough for most bot games to end; longer ones are cut here
 
 

@@ -6,7 +6,6 @@ the same bytes, the same log, the same state, the same errors.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -29,9 +28,8 @@ from risk_service.ledger import (
 )
 from risk_service.mapper import MsgspecMapper
 from risk_service.protocol import GamesRequest, Malformed, Reply, encode
+from tests.conftest import OpenService
 from tests.servicekit import PLAYERS, Ask, Table, seated
-
-OpenService = Callable[[str], GameService]
 
 
 def store(tmp_path: Path) -> GameService:
