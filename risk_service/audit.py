@@ -462,16 +462,61 @@ class _Auditor:
         following = next(records, None)
         self._opening(opening, following)
         self._written(opening)
-        assert self.state is not None  # the opening was accepted
-        self.rules = ruleset_of(self.state)
+        state = self.state
+        assert state is not None  # the opening was accepted
+        self.rules = ruleset_of(state)
         self.in_place = self.rules.decides_in_place
         version = len(opening.events)
         i = 0
+        # A raw record's command is decided on the audit's own state (``decide_in_place``:
+        # nothing copied, each event applied once), unless a record without a command follows
+        # (a branch point may cut this one short: the state must then stop part-way) or, in an
+        # import, the record spans a multiple of the sink's interval (the state is written at
+        # it): those are decided on a copy and applied as accepted (``_raw_on_copy``).  The
+        # usual record, written out here, takes no call of the auditor's own.
+        in_place, sink, progress = self.in_place, self.sink, self.progress
+        every = sink.interval if sink is not None else 0
+        decide, tally = self.rules.decide_in_place, self.tally
         while following is not None:
             i += 1
             record, following = following, next(records, None)
-            if isinstance(record, RawRecord) and record.command is not None:
-                version += self._raw_command(i, version, record, following)
+            command = record.command
+            if command is not None and type(record) is RawRecord:
+                if not (
+                    in_place
+                    and (following is None or following.command is not None)
+                    and (sink is None or self.verified % every + record.version - version <= every)
+                ):
+                    version += self._raw_on_copy(i, version, record, following)
+                    continue
+                try:
+                    expected = decide(state, command)
+                except RiskError as e:
+                    # Refused, the state perhaps part-way through the command: the audit stops
+                    # here, as ``_command`` stops on the same refusal (decided on a copy).
+                    self._rejected(i, version, _decoded(record), e)
+                encoded = encode(expected)
+                if encoded != record.events:
+                    version += self._differs_in_place(i, version, record, expected, following)
+                    continue
+                # The usual case: the recorded events are these, byte for byte (so are their
+                # Structs).
+                n = len(expected)
+                if tally is not None:
+                    tally.commands += 1
+                    if state.phase == "over":  # (seeds are revealed as a game ends)
+                        self._tally(expected)
+                self.verified += n
+                version += n
+                if sink is not None:
+                    if n == 1:
+                        sink.record_one(command, expected[0], encoded[1:-1])  # the list's inside
+                    else:
+                        sink.record(command, expected, _each(encoded, expected))
+                    if self.verified % every == 0:
+                        sink.snapshot(state)
+                if progress is not None:
+                    progress(n)
                 continue
             record = _decoded(record)
             if record.command is None:
@@ -532,64 +577,29 @@ class _Auditor:
             record.events[0] if record.events else None,
         )
 
-    def _raw_command(self, i: int, before: int, record: RawRecord, following: Record | None) -> int:
-        """A record left as JSON: its command decoded and decided again; the recorded events are
-        decoded only when they are not, byte for byte, what that gives.  Its event count.
-
-        Where the rule set decides in place (``RuleSet.decide_in_place``) the command is decided
-        on the audit's own state: nothing copied, each event applied once.  Not before a record
-        without a command (a branch point may cut this one short: the state must then stop
-        part-way), nor for an import's record spanning a snapshot (the state is written at its
-        multiple of the interval): those are decided on a copy and applied as accepted."""
-        state, command, sink = self.state, record.command, self.sink
-        assert command is not None and state is not None
-        in_place = self.in_place and (following is None or following.command is not None)
-        if in_place and sink is not None:
-            in_place = self.verified % sink.interval + record.version - before <= sink.interval
-        if not in_place:
-            return self._raw_on_copy(i, before, record, following)
-        try:
-            expected = self.rules.decide_in_place(state, command)
-        except RiskError as e:
-            # Refused, the state perhaps part-way through the command: the audit stops here, as
-            # ``_command`` stops on the same refusal (decided on a copy).
-            decoded = _decoded(record)
-            self._rejected(i, before, decoded, e)
-        encoded = encode(expected)
-        if encoded != record.events:
-            # The events are in the state already: compared without applying them again.  Any
-            # difference stops the audit (no branch point follows to cut the record short).
-            decoded = _decoded(record)
-            if self.tally is not None:
-                self.tally.commands += 1
-            self._compare(i, before, command, expected, decoded.events, following, applied=True)
-            self._written(decoded)
-            self._snapshot_due()  # accepted: JSON written otherwise, the same events
-            return len(decoded.events)
-        # The usual case: the recorded events are these, byte for byte (so are their Structs).
-        n = len(expected)
-        tally = self.tally
-        if tally is not None:
-            tally.commands += 1
-            for ev in expected:  # a seed revealed at the end, a reseed: tallied
-                if type(ev) in _SEED_EVENTS:
-                    self._tally(expected)
-                    break
-        self.verified += n
-        if sink is not None:
-            if n == 1:
-                sink.record_one(command, expected[0], encoded[1:-1])  # the list's inside
-            else:
-                sink.record(command, expected, _each(encoded, expected))
-            if self.verified % sink.interval == 0:
-                sink.snapshot(state)
-        if self.progress is not None:
-            self.progress(n)
-        return n
+    def _differs_in_place(
+        self,
+        i: int,
+        before: int,
+        record: RawRecord,
+        expected: list[Event],
+        following: Record | None,
+    ) -> int:
+        """A raw record decided in place whose events are not, byte for byte, ``expected``:
+        the events are in the state already, so they are compared without applying them
+        again.  Any difference stops the audit (no branch point follows to cut the record
+        short); else (the same events, other JSON) its event count."""
+        decoded = _decoded(record)
+        if self.tally is not None:
+            self.tally.commands += 1
+        self._compare(i, before, record.command, expected, decoded.events, following, applied=True)
+        self._written(decoded)
+        self._snapshot_due()  # accepted: JSON written otherwise, the same events
+        return len(decoded.events)
 
     def _raw_on_copy(self, i: int, before: int, record: RawRecord, following: Record | None) -> int:
-        """``_raw_command`` deciding on a copy of the state (``risk_core.decide``), the events
-        applied as accepted."""
+        """A raw record decided on a copy of the state (``risk_core.decide``, when ``_replay``
+        may not decide it in place), the events applied as accepted."""
         assert record.command is not None and self.state is not None
         try:
             expected = risk_core.decide(self.state, record.command)
@@ -616,10 +626,8 @@ class _Auditor:
         tally = self.tally
         if tally is not None:
             tally.commands += 1
-            for ev in expected:  # a seed revealed at the end, a reseed: tallied
-                if type(ev) in _SEED_EVENTS:
-                    self._tally(expected)
-                    break
+            if self.state.phase == "over":  # (seeds are revealed as a game ends)
+                self._tally(expected)
         self.verified += len(expected)
         if self.progress is not None:
             self.progress(len(expected))
@@ -862,11 +870,6 @@ class _Auditor:
                 fields=fields,
             )
         )
-
-
-# The events ``_tally`` reads, by their exact types (a tag names one type): a look at each
-# event's type costs less than searching the record's JSON for their tags.
-_SEED_EVENTS = frozenset((SeedRevealed, DiceReseeded))
 
 
 def _each(encoded: bytes, events: Sequence[Event]) -> Sequence[bytes]:

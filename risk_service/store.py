@@ -881,7 +881,7 @@ class HistoryWriter:
         self._now = datetime_now_with_tzinfo()
         self._rows: list[Row] = []
         self._snapshots: list[Row] = []
-        self._version = 0
+        self.version = 0  # the events of the records given so far (an import reads it often)
         self._recorded = get_topic(Game.Recorded)
         self._head = mapper.state_head(self._now)  # every row of the import's (``record``)
         self._raw = not (mapper.cipher or mapper.compressor)
@@ -893,7 +893,7 @@ class HistoryWriter:
         encoded: Sequence[bytes] | None = None,
     ) -> None:
         """One record: its rows (the command and size on the first, ``app.Game``)."""
-        version = self._version
+        version = self.version
         if encoded and command is not None and self._raw and version > 0:
             gid, topic = self.game_id, self._recorded
             states = self._mapper.record_states_of(command, encoded, self._head)
@@ -906,29 +906,24 @@ class HistoryWriter:
                 _row,
                 _stored_rows(self._mapper, self.game_id, version + 1, command, events, self._now),
             )
-        self._version += len(events)
+        self.version += len(events)
         if len(self._rows) >= WRITE_BATCH:
             self.flush()
 
     def record_one(self, command: EngineCommand, event: risk_core.Event, encoded: bytes) -> None:
         """``record`` of the usual record: a command and its one event, with the event's JSON
         (``encoded``): the row put together with no list made on the way."""
-        version = self._version
+        version = self.version
         if not (self._raw and version):
             self.record(command, (event,), (encoded,))
             return
         version += 1
-        self._version = version
+        self.version = version
         rows = self._rows
         state = self._mapper.record_state_of(command, encoded, self._head)
         rows.append((self.game_id, version, self._recorded, state))
         if len(rows) >= WRITE_BATCH:
             self.flush()
-
-    @property
-    def version(self) -> int:
-        """The events of the records given so far."""
-        return self._version
 
     def snapshot(self, state: GameState) -> None:
         snapshot = GameSnapshot(
