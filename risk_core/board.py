@@ -476,7 +476,6 @@ class Board:
         "decks",
         "edges",
         "file",
-        "group_bonus",
         "group_index",
         "group_members",
         "groups",
@@ -560,7 +559,6 @@ class Board:
             tuple(i for i, g in enumerate(self.territory_group) if g == k)
             for k in range(len(file.groups))
         )
-        self.group_bonus = MappingProxyType({g.id: g.bonus for g in file.groups})
         self.neighbours = tuple(tuple(sorted(n)) for n in adjacency)
         self.neighbour_sets = tuple(frozenset(n) for n in adjacency)
         self._edge_kinds = edge_kinds

@@ -108,6 +108,8 @@ Emit = Callable[[Event], None]
 Handler = Callable[..., None]  # a command's handler (``COMMAND_HANDLERS``)
 Handlers = dict[type[Event], Callable[..., None]]  # the events' projectors (``EVENT_HANDLERS``)
 Apply = Callable[[GameState, Event], None]
+# Per event kind, what copies a seat's hand and the piles that kind changes (``_partial_copies``).
+PartialCopies = dict[type[Event], Callable[[GameState, Seat], None]]
 
 # How ``RuleSet.decide`` treats the state it is given: it decides on a copy (``decide``), on the
 # state itself (``decide_in_place``), or on the state itself with the way back kept
@@ -238,7 +240,7 @@ class RuleSet:
         self._board_only_events = self._board_only()
         # Events after which ``decide``'s copy needs its own of a few lists only (the first such
         # event of a command; any later one not board-only has the whole state copied).
-        self._partial_copies: dict[type[Event], Callable[[GameState, Seat], None]] = {
+        self._partial_copies: PartialCopies = {
             kind: copier
             for kind, copier in ((CardDrawn, own_draw), (CardsTraded, own_trade))
             if self._board_only_events is not None
@@ -570,7 +572,7 @@ class RuleSet:
             handlers: Handlers = handlers,
             follow_ups: frozenset[type[Event]] = follow_ups,
             board_only: frozenset[type[Event]] = board_only,
-            partial: dict[type[Event], Callable[[GameState, Seat], None]] = partial,
+            partial: PartialCopies = partial,
             append: Emit = append,
         ) -> None:
             nonlocal shared
@@ -611,7 +613,7 @@ class RuleSet:
             handlers: Handlers = handlers,
             follow_ups: frozenset[type[Event]] = follow_ups,
             board_only: frozenset[type[Event]] = board_only,
-            partial: dict[type[Event], Callable[[GameState, Seat], None]] = partial,
+            partial: PartialCopies = partial,
             saved: list[GameState] = saved,
             append: Emit = append,
         ) -> None:
@@ -1026,8 +1028,7 @@ class RuleSet:
         return count, max(3, count // 3), tuple(held)
 
     def group_bonus(self, groups: Sequence[str]) -> int:
-        bonus = self.board.group_bonus
-        return sum([bonus[g] for g in groups])
+        return sum(self.board.groups[self.board.group_index[g]].bonus for g in groups)
 
     def must_trade(self, state: GameState, seat: Seat) -> bool:
         return len(state.players[seat].hand) >= self.forced_trade_at
