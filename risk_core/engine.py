@@ -75,7 +75,7 @@ def apply_in_place(state: GameState, events: Iterable[Event]) -> GameState:
         for ev in events:
             rs.apply(state, ev)
         return state
-    _, handlers, follow_ups = rs._tables
+    _, handlers, follow_ups = rs.handler_tables
     for ev in events:  # ``RuleSet.apply`` written out: one call less per event
         kind = type(ev)
         if state.may_trade and state.phase == "attack" and kind not in follow_ups:

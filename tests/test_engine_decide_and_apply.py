@@ -5,6 +5,10 @@ refusal comes before the first event or after some (every rule set)."""
 
 from __future__ import annotations
 
+import dis
+import sys
+import types
+
 import pytest
 
 import risk_core as rc
@@ -25,6 +29,7 @@ from risk_core.model import (
     copy_state,
 )
 from risk_core.rng import Rng, d6_faces_counted, d6_faces_python
+from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.base import RuleSet
 from risk_core.rulesets.classic import Classic
 
@@ -278,3 +283,35 @@ def test_place_refused_in_place_changes_nothing() -> None:
         decide_and_apply(state, cmd)
     assert err.value.code == "not_enough_armies"
     assert rc.encode(state) == before
+
+
+def _read_tables(rs: RuleSet) -> object:
+    return rs.handler_tables
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_a_rule_sets_own_attributes_are_read_the_fast_way(name: str) -> None:
+    """ENG-01's hot path (issue 14, goal 2): ``decide`` and ``apply_in_place`` read the rule
+    set's own attributes (``handler_tables``, the ``_core_*`` flags) for every command.
+    CPython specialises such a read only while the instance keeps its attributes in its
+    type's shared keys: at most 30 of them (a family adding more slows every read), and no
+    ``__dict__`` asked of it (``vars`` makes one).  On CPython 3.11 the specialised bytecode
+    is checked on the engine's own instance after a game was played with it."""
+    opening, commands = opening_and_commands(name, seed=3, turns=2)
+    rs = get_ruleset(name)
+    state = rc.replay(opening)
+    for command in commands:
+        decide_and_apply(state, command)
+    if sys.implementation.name == "cpython" and sys.version_info[:2] == (3, 11):
+        # A code object of its own, so that no other rule set's reads specialised it first.
+        read = types.FunctionType(_read_tables.__code__.replace(), {})
+        for _ in range(1000):  # past the interpreter's warm-up
+            read(rs)
+        loads = [
+            i.opname
+            for i in dis.get_instructions(read, adaptive=True)
+            if i.opname.startswith("LOAD_ATTR")
+        ]
+        assert loads == ["LOAD_ATTR_INSTANCE_VALUE"]
+    fresh = type(rs)()  # counted on an instance of its own: ``vars`` would spoil the engine's
+    assert len(vars(fresh)) <= 30, sorted(vars(fresh))

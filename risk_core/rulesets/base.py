@@ -218,8 +218,14 @@ class RuleSet:
         # The class tables ``decide`` reads for every command, kept on the instance too, in one
         # attribute: CPython 3.11 specialises reading an instance's own attribute, not a class
         # attribute read through the instance, and only while the instance has at most 30
-        # (a rule set's tables are fixed when its class is made).
-        self._tables = (cls.COMMAND_HANDLERS, cls.EVENT_HANDLERS, cls.trade_window_follow_ups)
+        # (a rule set's tables are fixed when its class is made; ``engine.apply_in_place``
+        # reads them too; ``tests/test_engine_decide_and_apply.py`` keeps every rule set
+        # within that count).
+        self.handler_tables = (
+            cls.COMMAND_HANDLERS,
+            cls.EVENT_HANDLERS,
+            cls.trade_window_follow_ups,
+        )
         # Battles as CORE fights them (units, defenders, dice, losses, no early stop):
         # ``fight`` then takes its written-out path.
         self._plain_fight = (
@@ -492,7 +498,7 @@ class RuleSet:
                     f"It is {state.players[acting].name}'s move (seat {acting}), "
                     f"not seat {cmd.seat}'s.",
                 )
-        handler = self._tables[0].get(type(cmd))
+        handler = self.handler_tables[0].get(type(cmd))
         if handler is None:
             raise RuleError("unknown_command", f"{self.name} has no '{type(cmd).__name__}'.")
         if self._board_only_events is None:
@@ -533,7 +539,7 @@ class RuleSet:
         """``decide``'s ``_IN_PLACE`` mode: each event applied to ``state`` itself."""
         out: list[Event] = []
         append = out.append
-        _, handlers, follow_ups = self._tables
+        _, handlers, follow_ups = self.handler_tables
 
         def emit_here(
             ev: Event,
@@ -559,7 +565,7 @@ class RuleSet:
         write, before an event that may change them."""
         out: list[Event] = []
         append = out.append
-        _, handlers, follow_ups = self._tables
+        _, handlers, follow_ups = self.handler_tables
         board_only, partial = self._board_only_events, self._partial_copies
         assert board_only is not None  # (``decide`` sends no other rule set here)
         work = copy_board(state)
@@ -600,7 +606,7 @@ class RuleSet:
         piles before one that may change them."""
         out: list[Event] = []
         append = out.append
-        _, handlers, follow_ups = self._tables
+        _, handlers, follow_ups = self.handler_tables
         board_only, partial = self._board_only_events, self._partial_copies
         assert board_only is not None  # (``decide`` sends no other rule set here)
         saved: list[GameState] = []
