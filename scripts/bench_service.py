@@ -138,6 +138,24 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def scheduled_seconds(pid: int) -> tuple[float, float]:
+    """The time a process's threads have run so far, and the time they waited for a core while
+    ready to run (Linux ``/proc/…/schedstat``; zeros elsewhere)."""
+    ran = waited = 0
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return 0.0, 0.0
+    for task in tasks:
+        try:
+            on_cpu, queued, _ = (task / "schedstat").read_text().split()
+        except (OSError, ValueError):  # a thread that ended meanwhile
+            continue
+        ran += int(on_cpu)
+        waited += int(queued)
+    return ran / 1e9, waited / 1e9
+
+
 class LockWatch:
     """Samples ``pg_locks`` in a thread: in how many samples a connection to the store's
     database waited for a lock, and which kinds of lock were waited for."""
@@ -188,6 +206,7 @@ class Result(NamedTuple):
     times: list[float]  # round trips, ms
     rate: float  # commands/s
     cpu: tuple[float, float, float]  # µs per command: workers, clients, redis-server
+    busy: float  # share of the run each worker ran or waited for a core (ready to run)
     locks: str  # PostgreSQL: share of samples waiting on a lock, and the lock most waited for
 
     def row(self, rates: list[float], ping: float) -> str:
@@ -197,8 +216,8 @@ class Result(NamedTuple):
             f"{self.workers:>7} {self.clients:>7} {len(self.times):>8} "
             f"{pct(self.times, 0.5):>8.3f} {pct(self.times, 0.99):>8.3f} "
             f"{statistics.mean(self.times):>8.3f} {self.rate:>10.0f} {spread:>11}"
-            f"   {worker:>6.0f} {client:>6.0f} {redis_:>6.0f}"
-            f" {pct(self.times, 0.5) / ping:>7.1f}x  {self.locks}"
+            f"   {worker:>6.0f} {client:>6.0f} {redis_:>6.0f} {self.busy:>11.0%}"
+            f" {pct(self.times, 0.5) / ping:>9.1f}x  {self.locks}"
         )
 
 
@@ -237,8 +256,15 @@ def run(
         time.sleep(0.01)
     watch = LockWatch(store) if store and store.startswith("postgres") else None
     before = {k: sum(cpu_seconds(pid) for pid in v) for k, v in pids.items()}
+    scheduled = [scheduled_seconds(pid) for pid in pids["workers"]]
     results = [collect(queue, procs) for _ in procs]
     after = {k: sum(cpu_seconds(pid) for pid in v) for k, v in pids.items()}
+    scheduled = [
+        (ran - ran0) + (waited - waited0)
+        for (ran0, waited0), (ran, waited) in zip(
+            scheduled, map(scheduled_seconds, pids["workers"]), strict=True
+        )
+    ]
     locks = watch.stop() if watch is not None else ""
     for p in procs:
         p.join()
@@ -250,12 +276,13 @@ def run(
         sum(c for _, _, c in results) * scale,
         (after["redis"] - before["redis"]) * scale,
     )
-    return Result(workers, clients, times, len(times) / wall, cpu, locks)
+    busy = sum(scheduled) / (wall * max(1, workers))
+    return Result(workers, clients, times, len(times) / wall, cpu, busy, locks)
 
 
 HEADER = (
     "workers clients commands  p50 ms   p99 ms  mean ms  commands/s      range"
-    "   CPU µs per command: worker client redis  p50/PING  lock waits"
+    "   CPU µs per command: worker client redis  worker busy  p50/PING  lock waits"
 )
 
 
