@@ -14,7 +14,6 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import click
 
@@ -31,7 +30,7 @@ from risk_service.redis_acl import CLIENT, WORKER, Credentials
 from risk_service.redis_server import RedisServer, die_with_parent, free_port
 from risk_service.signing import Invitation
 from risk_service.store import ServiceError
-from risk_service.stores import default_sqlite_path
+from risk_service.stores import default_sqlite_path, without_password
 from risk_service.worker import Worker
 
 partitions_option = click.option(
@@ -82,10 +81,10 @@ def worker(app: App, partitions: int, lease_ms: int, verbose: bool, as_json: boo
     w = Worker(url, app.store, partitions=partitions, lease_ms=lease_ms)
     w.install_signal_handlers()
     if as_json:
-        echo_json({"redis": _without_password(url), "store": w.service.store_url, "worker": w.id})
+        echo_json({"redis": without_password(url), "store": w.service.store_url, "worker": w.id})
     else:
         click.echo(
-            f"Worker {w.id}: {_without_password(url)} → {w.service.store_url} (Ctrl-C stops it)."
+            f"Worker {w.id}: {without_password(url)} → {w.service.store_url} (Ctrl-C stops it)."
         )
     w.run()
 
@@ -372,14 +371,3 @@ def _deadline_set(
         if v["to_act"] is not None and due:
             name = v["players"][v["to_act"]]["name"]
             click.echo(f"{name} (seat {v['to_act']}) must act by {due}.")
-
-
-def _without_password(url: str) -> str:
-    """``url`` as a worker prints it: the password (the workers' own, under `risk serve`)
-    replaced by ``***``, since the terminal or a log may be seen by others."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = f"{parts.username}:***@" if parts.username else ":***@"
-    host = parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit(parts._replace(netloc=user + host))

@@ -207,7 +207,8 @@ class Play:
         self.opening = opening
 
     def play(self, command: risk_core.Command) -> list[risk_core.Event]:
-        """Decide ``command`` on the state and record what it caused (as ``Game.play``).
+        """Decide ``command`` on the state and record what it caused (as ``Game.play``): the
+        events returned are the record's own list, not to be changed.
 
         Raises ``RuleError`` with the state as it was and nothing recorded."""
         events = decide_and_apply(self.state, command)

@@ -40,6 +40,7 @@ from risk_service.protocol import (
     encode,
     partition_of,
 )
+from risk_service.stores import without_password
 from risk_service.wire import Batch, Channel
 
 if TYPE_CHECKING:  # the keys' module is imported by whoever holds a key
@@ -94,7 +95,8 @@ class ServiceClient:
                 self._partitions = int(found)
             elif time.monotonic() > deadline:
                 raise RemoteError(
-                    "no_worker", f"No worker has served {self.url} yet: start `risk worker`."
+                    "no_worker",
+                    f"No worker has served {without_password(self.url)} yet: start `risk worker`.",
                 )
             else:
                 time.sleep(0.05)
@@ -127,6 +129,7 @@ class ServiceClient:
         deadline = time.monotonic() + self.timeout
         delay = 0.05
         sent = False
+        failure = ""  # why Redis could not be reached, when it could not
         while True:
             if sent and resign is not None:
                 request = resign(msgspec.structs.replace(request, request_id=new_request_id()))
@@ -136,7 +139,9 @@ class ServiceClient:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise RemoteError(
-                    "timeout", f"No answer from the service at {self.url} in {self.timeout:g} s."
+                    "timeout",
+                    f"No answer from the service at {without_password(self.url)} in "
+                    f"{self.timeout:g} s{failure}.",
                 )
             try:
                 stream = self.keys.stream(partition_of(request.game_id, self.partitions))
@@ -146,7 +151,13 @@ class ServiceClient:
                 batch.add_quiet("XADD", stream, "*", FIELD, data)
                 batch.add("BLPOP", reply_key, max(0.01, min(self.attempt, left)))
                 [popped] = self._channel.send(batch)
-            except (redis.ConnectionError, redis.TimeoutError):
+            except redis.AuthenticationError as e:  # trying again cannot help
+                raise RemoteError(
+                    "redis_login",
+                    f"Redis at {without_password(self.url)} refused the login: {e}",
+                ) from None
+            except (redis.ConnectionError, redis.TimeoutError) as e:
+                failure = f" (Redis: {e})"
                 time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
                 delay = min(delay * 2, 1.0)
                 continue

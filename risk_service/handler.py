@@ -442,12 +442,14 @@ class Handler:
             return _unauthorized(request), None
         game = self._game(batch, gid, state)
         try:
-            events = game.play(request.command)  # ENG-01: decided once, its dice rolled here
+            played = game.play(request.command)  # ENG-01: decided once, its dice rolled here
         except RuleError as e:
             reply = _reject(rid, e.code, e.message, gid)
             reply.version = state.version
             return reply, reply
-        events += self._bots(batch, game)
+        # A new list: ``played`` is the command's record in ``game``, the bots' moves records
+        # of their own.
+        events = played + self._bots(batch, game)
         reply = Reply(
             request_id=rid,
             ok=True,

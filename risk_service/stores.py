@@ -54,7 +54,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import parse_qsl, quote, unquote, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit, urlunsplit
 
 from eventsourcing.persistence import (
     AggregateRecorder,
@@ -181,14 +181,14 @@ def _postgres(url: str) -> StoreConfig:
     try:
         port = parts.port or 5432
     except ValueError:
-        raise ValueError(f"Bad port in store URL '{_mask(url)}'.") from None
+        raise ValueError(f"Bad port in store URL '{without_password(url)}'.") from None
     user = unquote(parts.username or "") or "postgres"
     dbname = unquote(parts.path.lstrip("/")) or user
     options = dict(parse_qsl(parts.query))
     unknown = sorted(set(options) - set(POSTGRES_OPTIONS))
     if unknown:
         raise ValueError(
-            f"Unknown option(s) {', '.join(unknown)} in store URL '{_mask(url)}' "
+            f"Unknown option(s) {', '.join(unknown)} in store URL '{without_password(url)}' "
             f"(known: {', '.join(POSTGRES_OPTIONS)})."
         )
     timeout = options.get("connect_timeout", "5")
@@ -221,11 +221,15 @@ def _postgres(url: str) -> StoreConfig:
     )
 
 
-def _mask(url: str) -> str:
+def without_password(url: str) -> str:
+    """``url`` as it may be shown: its password replaced by ``***`` (a terminal or a log may
+    be seen by others)."""
     parts = urlsplit(url)
-    if parts.password:
-        return url.replace(f":{parts.password}@", ":***@", 1)
-    return url
+    if parts.password is None:
+        return url
+    user = f"{parts.username}:***@" if parts.username else ":***@"
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=user + host))
 
 
 def start_sqlite_file(path: Path) -> None:

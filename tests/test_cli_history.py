@@ -166,6 +166,29 @@ def test_branch_inside_a_command(risk: Run, game: str) -> None:
     assert f"Version {battle} is inside a command's events" in text
 
 
+@pytest.mark.parametrize("dice", ["1", "2", "3"])
+def test_a_territory_emptied_by_a_cut_falls_to_any_attack(risk: Run, game: str, dice: str) -> None:
+    """CORE-15/16 on a branch cut between a battle and its conquest: the territory is left with
+    no armies, and an attack on it with any number of dice is a battle without defence dice
+    (no losses) that conquers it; bots play on from there (what-if: simulate)."""
+    log = out(risk, "log", game)["events"]
+    at = next(i for i, e in enumerate(log, 1) if e["type"] == "conquered") - 1
+    fought = log[at - 1]
+    assert fought["type"] == "battle"
+    risk("branch", game, "--at", str(at), "--id", "cut")
+    shown = out(risk, "show", "cut")
+    armies = {tid: t["armies"] for tid, t in shown["territories"].items()}
+    assert armies[fought["target"]] == 0 and armies[fought["origin"]] > int(dice)
+    seat = str(fought["seat"])
+    origin, target = fought["origin"], fought["target"]
+    done = out(risk, "attack", "cut", origin, target, "--dice", dice, "--as", seat)
+    kinds = [e["type"] for e in done["events"]]
+    assert kinds[:2] == ["battle", "conquered"], kinds
+    assert done["events"][0]["defence"] == [] and done["events"][0]["attacker_losses"] == 0
+    futures = out(risk, "simulate", "cut", "--runs", "4", "--seed", "1", "--jobs", "1")
+    assert futures["runs"] == 4
+
+
 # --------------------------------------------------------------------------- tree / diff
 def test_tree(risk: Run, game: str) -> None:
     risk("branch", game, "--at", "150", "--id", "b1")

@@ -104,7 +104,7 @@ def test_serve_on_a_taken_port_says_so(redis_server: object, tmp_path: Path) -> 
 def test_a_worker_never_prints_its_redis_password() -> None:
     """Issue 12: `risk worker` says where it serves without the password (under `risk serve`
     the workers' own), which a terminal or a log would show to others."""
-    from risk_cli.service import _without_password
+    from risk_service.stores import without_password as _without_password
 
     assert _without_password("redis://worker:s3cret@10.0.0.5:6400/0") == (
         "redis://worker:***@10.0.0.5:6400/0"

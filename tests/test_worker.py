@@ -20,7 +20,7 @@ from risk_service.client import ServiceClient, new_request_id
 from risk_service.handler import Handler, Item
 from risk_service.protocol import FIELD, GROUP, Keys, ViewRequest, encode, partition_of
 from risk_service.worker import Worker
-from tests.servicekit import Ask, Table, running, seated, spawn_worker, stop_process
+from tests.servicekit import PLAYERS, Ask, Table, running, seated, spawn_worker, stop_process
 
 KEYS = Keys()
 
@@ -141,6 +141,43 @@ def test_redelivered_entries_are_recognised(tmp_path: Path) -> None:
         fresh = Handler(service)  # another worker: nothing cached, the ledger answers
         assert fresh.handle([item], {0: 2}) == [first]
         assert service.events("g1") == table.events
+
+
+def test_a_command_and_the_bots_moves_after_it_are_each_stored_once(tmp_path: Path) -> None:
+    """ENG-01, exactly once: a seat's command after which a seat handed to the computer
+    plays (its move made in the same request) stores each event once, in its own record: the
+    stored log replays to the version the reply gives and to the worker's own state."""
+    from risk_core import bots
+    from risk_core.model import Place
+    from risk_service.protocol import AdminRequest, CommandRequest
+
+    with GameService(store_of(tmp_path)) as service:
+        service.create_schema()
+        handler = Handler(service)
+        ask = Ask(handler)
+        made = seated(ask, "g1", seed=1)
+        state = service.state("g1")
+        seat = risk_core.to_act(state)
+        assert seat is not None and state.phase == "setup"  # one army at a time, in turn
+        bot_seat = (seat + 1) % len(PLAYERS)
+        handed = AdminRequest(
+            request_id=new_request_id(), game_id="g1", action="bot", seat=bot_seat
+        )
+        assert ask(made.owner.sign(handed)).ok
+        before = service.state("g1").version
+        place = bots.choose(state, level="random", seed=0)
+        assert isinstance(place, Place) and place.seat == seat
+        request = CommandRequest(
+            request_id=new_request_id(), game_id="g1", seat=seat, command=place
+        )
+        reply = ask(made.keys[seat].sign(request))
+        assert reply.ok, reply
+        assert reply.version == before + 2  # the seat's army, then the bot's
+        stored = service.events("g1")
+        assert len(stored) == reply.version
+        replayed = risk_core.replay(stored)
+        assert replayed.version == reply.version
+        assert risk_core.encode(handler.state("g1")) == risk_core.encode(replayed)
 
 
 def test_sigkill_mid_stream(redis_server: Any, tmp_path: Path) -> None:

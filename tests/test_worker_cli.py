@@ -103,3 +103,40 @@ def test_remote_history(redis_server: Any, tmp_path: Path, monkeypatch: pytest.M
         assert all("seed" not in json.dumps(ev) for ev in mine["events"] + theirs["events"])
         assert "[bad_version]" in remote("replay", "live", "--to", "999", code=1).stderr
         assert "[local_only]" in remote("branch", game, "--at", "10", code=1).stderr
+
+
+def test_an_unreachable_service_is_named_without_its_password() -> None:
+    """No answer from Redis: the ``timeout`` error names the URL with its password hidden and
+    says why Redis could not be reached (here: nothing listens on the port)."""
+    from risk_core import RiskError
+    from risk_service.client import ServiceClient
+
+    client = ServiceClient("redis://risk-client:s3cret@127.0.0.1:1/0", timeout=0.3)
+    with client, pytest.raises(RiskError) as caught:
+        client.call(_view("nowhere"))
+    assert caught.value.code == "timeout"
+    message = str(caught.value)
+    assert "s3cret" not in message
+    assert "redis://risk-client:***@127.0.0.1:1/0" in message
+    assert "(Redis: " in message and "127.0.0.1:1" in message.split("(Redis: ", 1)[1]
+
+
+def _view(game_id: str) -> Any:
+    from risk_service.client import new_request_id
+    from risk_service.protocol import ViewRequest
+
+    return ViewRequest(request_id=new_request_id(), game_id=game_id)
+
+
+def test_a_refused_redis_login_fails_at_once(redis_server: Any) -> None:
+    """A wrong user or password is ``redis_login`` at once (no retrying until the timeout),
+    the URL shown without its password."""
+    from risk_core import RiskError
+    from risk_service.client import ServiceClient
+
+    url = f"redis://nobody:wr0ng@127.0.0.1:{redis_server.port}/0"
+    client = ServiceClient(url, timeout=30)
+    with client, pytest.raises(RiskError) as caught:
+        client.call(_view("nowhere"))
+    assert caught.value.code == "redis_login"
+    assert "wr0ng" not in str(caught.value) and "nobody:***@" in str(caught.value)

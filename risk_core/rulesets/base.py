@@ -1347,7 +1347,9 @@ class RuleSet:
                 attack, guard, counter = d6_throw(state.seed, state.rng, a, d)
                 scripted = 0
             # CORE-15/16: ``compare_faces`` written out for the usual one or two pairs
-            if a == 1 or d == 1:
+            if not d:  # an empty territory (a branch cut between a battle and its conquest)
+                a_loss = d_loss = 0
+            elif a == 1 or d == 1:
                 d_loss = 1 if attack[0] > guard[0] else 0
                 a_loss = 1 - d_loss
             elif a == 2 or d == 2:
