@@ -12,7 +12,13 @@ from boards import BOARDS_DIR
 from risk_cli import render
 from risk_cli.common import echo_json, json_option
 from risk_core import Board, board_names, json_schema, load_board, rulesets
-from risk_core.board import UnverifiedFact, fact_counts, load_board_dir, unverified_facts
+from risk_core.board import (
+    UnverifiedFact,
+    fact_counts,
+    family_board_names,
+    load_board_dir,
+    unverified_facts,
+)
 from risk_core.board_sections import section_size
 from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.base import CORE_PHASES
@@ -61,13 +67,17 @@ def boards(ctx: click.Context, as_json: bool) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    found = [load_board(name) for name in board_names()]
+    from risk_core.rulesets import names as ruleset_names
+
+    ruleset_names()  # every family imported: their own boards known too
+    found = [load_board(name) for name in sorted({*board_names(), *family_board_names()})]
     if as_json:
         echo_json([_board_info(b) for b in found])
         return
+    width = max(len(b.id) for b in found) + 2
     for b in found:
         size = f"{len(b.territories)} territories, {len(b.groups)} groups"
-        click.echo(f"{b.id:<12}{b.name_en}: {size}")
+        click.echo(f"{b.id:<{width}}{b.name_en}: {size}")
 
 
 def _board_info(b: Board) -> dict[str, object]:

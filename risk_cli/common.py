@@ -74,6 +74,13 @@ class App:
     def _url(self) -> str | None:
         return self.store if self.store is not None else os.environ.get("RISK_STORE")
 
+    def keeps_nothing(self) -> bool:
+        """Whether the store is ``memory://``, which ends with the command (no hint to look at
+        a game again there)."""
+        from risk_service.stores import parse_store
+
+        return not self.redis_url and parse_store(self._url()).kind == "memory"
+
     def missing_store(self) -> Path | None:
         """The path of the SQLite store named, if it is not the default one and does not
         exist yet (None otherwise); ``bad_store`` for a URL that names no store."""

@@ -113,6 +113,9 @@ def demo(
     )
     click.echo(f"{won}\nThe game took {state.turn} turns and {len(events)} events.\n")
     click.echo(render.standings_text(v))
+    if app.keeps_nothing():
+        click.echo(f"\nGame id: {game_id} (a memory:// store keeps nothing after this command).")
+        return
     store = _store_flag(ctx, app)
     click.echo(f"\nGame id: {game_id}\nReplay or inspect it:")
     half = len(events) // 2

@@ -295,7 +295,14 @@ def games(app: App, as_json: bool) -> None:
         echo_json(summaries)
         return
     if not summaries:
-        click.echo("No games yet: start one with `risk new` or `risk demo`.")
+        missing = None if app.redis_url else app.missing_store()
+        if missing is not None:  # `risk new` there needs --create
+            click.echo(
+                f"No games: there is no store at {missing} yet "
+                "(`risk --create --store URL new ...` starts one there)."
+            )
+        else:
+            click.echo("No games yet: start one with `risk new` or `risk demo`.")
         return
     click.echo(f"{'game':<24}{'rules':<18}{'version':>8}{'turn':>6}  {'phase':<11}players")
     for s in summaries:

@@ -300,10 +300,15 @@ def _print_version(ctx: click.Context) -> None:
         return
     from importlib.metadata import version
 
-    from risk_core import rng
+    from risk_core import ENGINE_VERSION, rng
 
     draws = "compiled" if rng.ACCELERATED else "pure Python"
-    click.echo(f"risk {version('risk-engine')} (dice draws: {draws})")
+    # Two numbers: the installed package's, and the engine's that every game records (its
+    # rules and events; `risk audit` and `risk export` show it).
+    click.echo(
+        f"risk {version('risk-engine')} (engine {ENGINE_VERSION}, the version games record; "
+        f"dice draws: {draws})"
+    )
     ctx.exit()
 
 

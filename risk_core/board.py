@@ -854,6 +854,12 @@ def board_names() -> list[str]:
     return sorted(p.name for p in BOARDS_DIR.iterdir() if (p / "board.json").is_file())
 
 
+def family_board_names() -> list[str]:
+    """Ids of the boards rule families keep beside their code (``add_family_board``), known
+    once their families are imported (``risk_core.rulesets.names()`` imports them all)."""
+    return sorted(_FAMILY_BOARDS)
+
+
 class _BoardId(msgspec.Struct):
     id: str  # all a family's board file is read for when its rule set is defined
 
@@ -905,9 +911,10 @@ def load_board(name: str) -> Board:
     names = board_names()
     # Checking membership first also keeps names like "../x" from reaching the filesystem.
     if name not in names:
-        hint = _did_you_mean(difflib.get_close_matches(name, names, n=3))
+        known = sorted({*names, *_FAMILY_BOARDS})
+        hint = _did_you_mean(difflib.get_close_matches(name, known, n=3))
         raise BoardError(
-            "unknown_board", f"Unknown board {name!r}.{hint} Known boards: {', '.join(names)}."
+            "unknown_board", f"Unknown board {name!r}.{hint} Known boards: {', '.join(known)}."
         )
     try:
         board = load_board_dir(BOARDS_DIR / name)

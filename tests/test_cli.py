@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 import pytest
-from click.testing import Result
+from click.testing import CliRunner, Result
 
 import risk_core as rc
 from boards import BOARDS_DIR
@@ -339,7 +339,12 @@ def test_rules_list_keeps_every_name_apart_from_its_title(risk: Run) -> None:
 
 
 def test_boards(risk: Run) -> None:
-    assert [b["id"] for b in out(risk, "boards")] == rc.board_names()
+    """The shipped boards and the rule families' own (the advanced Napoléon's)."""
+    from risk_core.board import family_board_names
+
+    listed = [b["id"] for b in out(risk, "boards")]
+    assert listed == sorted({*rc.board_names(), *family_board_names()})
+    assert {"classic", "napoleon", "napoleon-advanced"} <= set(listed)
     shown = json.loads(risk("boards", "show", "classic", "--json").stdout)
     assert shown == json.loads((BOARDS_DIR / "classic" / "board.json").read_text())
     assert (
@@ -423,3 +428,21 @@ def test_every_command_takes_json() -> None:
     for path, command in walk(cli):
         if path:
             assert "as_json" in {p.name for p in command.params}, path
+
+
+def test_plain_answers_to_common_mistakes(risk: Run, tmp_path: Path) -> None:
+    """Refusals and hints that name the mistake: a player name given twice (`bad_players`
+    names it), a misspelt rule set (`unknown_ruleset` offers the nearest), `games` on a store
+    file that does not exist yet (says so, and how to start one), and `demo` on `memory://`
+    (no hint to look at a game the store will not keep)."""
+    said = error(risk, "new", "--players", "Ann,Ann,Bob")
+    assert "'Ann' given twice" in said and "[bad_players]" in said
+    said = error(risk, "new", "--players", "Ann,Bob,Cy", "--rules", "classik")
+    assert "Did you mean 'classic'?" in said and "[unknown_ruleset]" in said
+    missing = tmp_path / "elsewhere.db"
+    listed = CliRunner().invoke(cli, ["--store", f"sqlite:///{missing}", "games"])
+    assert listed.exit_code == 0 and f"there is no store at {missing} yet" in listed.stdout
+    assert not missing.exists()
+    demo = CliRunner().invoke(cli, ["--store", "memory://", "demo", "--seed", "1"])
+    assert demo.exit_code == 0, demo.stderr
+    assert "keeps nothing after this command" in demo.stdout and " show " not in demo.stdout

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from risk_core import rng
+from risk_core import ENGINE_VERSION, rng
 from risk_core.rng import (
     GAMMA,
     M64,
@@ -229,4 +229,5 @@ def test_risk_version_says_which_draws_run() -> None:
             text=True,
             check=True,
         )
-        assert done.stdout.startswith("risk ") and f"(dice draws: {says})" in done.stdout
+        assert done.stdout.startswith("risk ") and f"dice draws: {says})" in done.stdout
+        assert f"(engine {ENGINE_VERSION}, the version games record;" in done.stdout

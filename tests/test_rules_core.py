@@ -160,6 +160,18 @@ def test_core05_setup_alternates_one_army_at_a_time() -> None:
     assert state.current == (seat + 1) % 3
 
 
+def test_core06_the_refusal_counts_what_is_left_to_place() -> None:
+    """CORE-06: attacking with armies left to place is refused, the refusal counting them in
+    plain words (one army is "1 army"); a side's dice likewise ("1 die", "1 to 3 dice")."""
+    from risk_core.rulesets.base import dice_text
+
+    state, _ = position(owners={"alaska": 0, "kamchatka": 1}, armies={"alaska": 10})
+    state, _ = play(state, Place(seat=0, territory="alaska", count=state.reserve - 1))
+    with pytest.raises(rc.RuleError, match=r"^Place your 1 army before attacking\.$"):
+        rc.decide(state, Attack(seat=0, origin="alaska", target="kamchatka"))
+    assert (dice_text(1), dice_text(3)) == ("1 die", "1 to 3 dice")
+
+
 def test_core06_phases_never_go_backwards() -> None:
     """CORE-06: no placing after attacking starts; no attacking before placing everything."""
     state, _ = position(owners={"alaska": 0, "kamchatka": 1}, armies={"alaska": 10})

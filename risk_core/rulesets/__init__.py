@@ -10,6 +10,7 @@ module, for instance with :func:`load_family`.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import pkgutil
 from functools import cache
@@ -50,8 +51,11 @@ def get(name: str) -> RuleSet:
     """The rule set called ``name`` (one instance each: its board is loaded once)."""
     cls = registered().get(name) or _registry().get(name)  # loaded already: import no other
     if cls is None:
+        known = names()
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
         raise SetupError(
-            "unknown_ruleset", f"Unknown rule set '{name}' (known: {', '.join(names())})."
+            "unknown_ruleset", f"Unknown rule set '{name}'.{hint} Known: {', '.join(known)}."
         )
     return cls()
 

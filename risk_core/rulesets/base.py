@@ -738,8 +738,15 @@ class RuleSet:
             for i, p in enumerate(players)
         ]
         names = [s.name for s in seats]
-        if len(set(names)) != len(names) or any(not s.strip() for s in names):
+        if any(not s.strip() for s in names):
             raise SetupError("bad_players", "Player names must be distinct and non-empty.")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise SetupError(
+                "bad_players",
+                f"Player names must be distinct: {', '.join(map(repr, twice))} given twice "
+                "(for one player on several seats, give each seat a name and --commander).",
+            )
         check_commanders(seats)  # one player may command several seats
         return seats
 
@@ -1139,7 +1146,7 @@ class RuleSet:
                 raise self.must_occupy(state)
             if state.phase in ("reinforce", "elim_trade"):
                 code = "must_trade" if self.must_trade(state, cmd.seat) else "must_place"
-                raise RuleError(code, f"Place your {state.reserve} armies before attacking.")
+                raise RuleError(code, f"Place your {armies_text(state.reserve)} before attacking.")
             raise RuleError("wrong_phase", f"You cannot attack in the {state.phase} phase.")
         index = self.board.index  # ``territory`` written out for the usual, known names
         o, t = index.get(cmd.origin), index.get(cmd.target)
@@ -1206,7 +1213,7 @@ class RuleSet:
             raise RuleError("wrong_phase", "No attack is waiting for your defence.")
         most = min(self.defence_dice_max, self.fighting_units(state, order.defender, order.target))
         if not 1 <= cmd.dice <= most:
-            raise RuleError("too_many_dice", f"Defend with 1 to {most} dice.")
+            raise RuleError("too_many_dice", f"Defend with {dice_text(most)}.")
         self.fight(state, order, cmd.dice, emit)
 
     def _occupy(self, state: GameState, cmd: Occupy, emit: Emit) -> None:
@@ -2099,6 +2106,16 @@ def compact_commands(commands: Iterable[Command]) -> list[LegalMove]:
 
 def _run(command: Command, field: str, low: int, high: int) -> LegalMove:
     return LegalMove(command=command, field=field, low=low, high=high)
+
+
+def armies_text(n: int) -> str:
+    """``n`` armies, in words a refusal can use ("1 army", "3 armies")."""
+    return f"{n} army" if n == 1 else f"{n} armies"
+
+
+def dice_text(most: int) -> str:
+    """The dice a side may throw, up to ``most``, for a refusal ("1 die", "1 to 3 dice")."""
+    return "1 die" if most == 1 else f"1 to {most} dice"
 
 
 def compare_faces(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:
