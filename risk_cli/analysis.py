@@ -1,6 +1,7 @@
 """Seeing the board and deciding a move: ``risk odds``, ``risk near``, ``risk moves``.
 
-All three read the local store only (like ``risk bot``) and store nothing.  ``odds`` computes
+``odds`` and ``near`` read the local store only (like ``risk bot``); ``moves`` asks the service
+too (``ViewRequest.moves``).  None of them stores anything.  ``odds`` computes
 exact probabilities from the dice rules (``risk_core.odds``, CORE-14..16); ``near`` lists a
 territory's neighbours by the rule set's ``attack_graph``; ``moves`` groups ``legal_moves``.
 """
@@ -8,16 +9,17 @@ territory's neighbours by the rule set's ``attack_graph``; ``moves`` groups ``le
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
 import click
 import msgspec
 
+from risk_cli.backend import check_remote
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
-from risk_core import GameState, RiskError, RuleError, ruleset_of, to_act
-from risk_core.model import Attack, Defend, EndTurn, Fortify, LegalMove, Occupy, Place, Trade
+from risk_core import Board, GameState, RiskError, RuleError, load_board, ruleset_of, to_act
+from risk_core.model import Attack
+from risk_core.move_groups import grouped_moves, no_moves
 from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice, game_dice
 from risk_core.rulesets.base import RuleSet
 
@@ -305,72 +307,11 @@ def near(app: App, game_id: str, territory_name: str, as_json: bool) -> None:
 
 
 # --------------------------------------------------------------------------- moves
-def _span(counts: Iterable[int]) -> list[int]:
-    values = list(counts)
-    return [min(values), max(values)]
-
-
-def grouped_moves(state: GameState, moves: list[LegalMove]) -> JsonDict:
-    """``legal_moves`` grouped: trades as card lists, placements as territories with a
-    count range, attacks as origin → targets with dice, fortify as origin → targets with count
-    ranges, defend / occupy as ranges, end, and any family command by its type.
-
-    Each entry's count range is read as it is, never expanded, so this costs what the choices
-    of territory and card cost, however many armies are on the board (issue 14)."""
-    rules = ruleset_of(state)
-    trades: list[JsonDict] = []
-    place: dict[str, list[int]] = defaultdict(list)
-    attack: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    fortify: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    defend: list[int] = []
-    occupy: list[int] = []
-    end = False
-    other: dict[str, list[JsonDict]] = defaultdict(list)
-    for move in moves:
-        cmd = move.command
-        # The lowest and highest count of the entry (the command's own count when it has none).
-        ends = [move.low, move.high] if move.field is not None else None
-        if isinstance(cmd, Trade):
-            labels = [rules.card_label(c) for c in cmd.cards]
-            trades.append({"cards": list(cmd.cards), "labels": labels})
-        elif isinstance(cmd, Place):
-            place[cmd.territory] += ends or [cmd.count]
-        elif isinstance(cmd, Attack):
-            attack[cmd.origin][cmd.target] += ends or [cmd.dice]
-        elif isinstance(cmd, Fortify):
-            fortify[cmd.origin][cmd.target] += ends or [cmd.count]
-        elif isinstance(cmd, Defend):
-            defend += ends or [cmd.dice]
-        elif isinstance(cmd, Occupy):
-            occupy += ends or [cmd.count]
-        elif isinstance(cmd, EndTurn):
-            end = True
-        else:
-            for one in move.commands():
-                fields = msgspec.to_builtins(one)
-                fields.pop("seat", None)
-                other[str(fields.pop("type"))].append(fields)
-    nested = {"attack": attack, "fortify": fortify}
-    return {
-        "trade": trades,
-        "place": {t: _span(k) for t, k in place.items()},
-        **{
-            key: {o: {t: _span(k) for t, k in ts.items()} for o, ts in table.items()}
-            for key, table in nested.items()
-        },
-        "defend": _span(defend) if defend else None,
-        "occupy": _span(occupy) if occupy else None,
-        "end": end,
-        "other": dict(other),
-    }
-
-
 def _range(span: list[int]) -> str:
     return str(span[0]) if span[0] == span[1] else f"{span[0]}-{span[1]}"
 
 
-def moves_text(state: GameState, g: JsonDict) -> list[str]:
-    board = ruleset_of(state).board
+def moves_text(board: Board, g: JsonDict) -> list[str]:
 
     def name(tid: str) -> str:
         return board.name(board.find(tid))
@@ -406,28 +347,43 @@ def moves_text(state: GameState, g: JsonDict) -> list[str]:
 @json_option
 @pass_app
 def moves(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
-    """What this seat may do now, grouped: trades, placements, attacks, fortify, family moves."""
-    state = app.local_service("risk moves").state(game_id)
-    acting = to_act(state)
-    seat = viewer(state, as_seat)
-    seat = acting if seat is None else seat
-    rules = ruleset_of(state)
-    mine = seat is not None and seat == acting
-    g = grouped_moves(state, rules.legal_moves(state) if mine else [])
+    """What this seat may do now, grouped: trades, placements, attacks, fortify, family moves.
+
+    Through the service (--redis), the service lists them for a seat whose key this profile
+    holds (by default the seat that must act)."""
+    if app.redis_url:
+        seat, v = check_remote(app.backend, "risk moves").moves_view(game_id, as_seat)
+        found = v["moves"]
+        mine = found is not None
+        g = found if mine else no_moves()
+        names = [p["name"] for p in v["players"]]
+        board, phase, doing, acting = (
+            load_board(v["board"]),
+            v["phase"],
+            v["phase_text"],
+            v["to_act"],
+        )
+    else:
+        state = app.local_service("risk moves").state(game_id)
+        acting = to_act(state)
+        seat = viewer(state, as_seat)
+        seat = acting if seat is None else seat
+        rules = ruleset_of(state)
+        mine = seat is not None and seat == acting
+        g = grouped_moves(state, rules.legal_moves(state)) if mine else no_moves()
+        names = [p.name for p in state.players]
+        board, phase = rules.board, state.phase
+        doing = rules.phases.get(state.phase, state.phase)
     if as_json:
-        echo_json({"game_id": game_id, "seat": seat, "phase": state.phase, "moves": g})
+        echo_json({"game_id": game_id, "seat": seat, "phase": phase, "moves": g})
         return
     if seat is None:
         click.echo("The game is over: nobody moves.")
     elif not mine:
-        who = state.players[seat].name
-        now = (
-            f"it is {state.players[acting].name}'s move (seat {acting})"
-            if acting is not None
-            else ""
+        now = f"it is {names[acting]}'s move (seat {acting})" if acting is not None else ""
+        click.echo(
+            f"Nothing for {names[seat]} (seat {seat}) to do now: {now or 'the game is over'}."
         )
-        click.echo(f"Nothing for {who} (seat {seat}) to do now: {now or 'the game is over'}.")
     else:
-        doing = rules.phases.get(state.phase, state.phase)
-        click.echo(f"{state.players[seat].name} (seat {seat}) may {doing}:")
-        click.echo("\n".join(moves_text(state, g)))
+        click.echo(f"{names[seat]} (seat {seat}) may {doing}:")
+        click.echo("\n".join(moves_text(board, g)))

@@ -384,6 +384,24 @@ class RemoteBackend(Backend):
         data: JsonDict = self._read(request, seat).data
         return data
 
+    def moves_view(self, game_id: str, seat: str | None) -> tuple[int | None, JsonDict]:
+        """The seat asked for (None: the seat that must act; none when the game is over) and
+        its view with its legal moves when it must act (``moves``: None otherwise), signed with
+        its key of this profile."""
+        from risk_service.client import new_request_id
+        from risk_service.protocol import ViewRequest
+
+        seats = self._seats(game_id, seat)
+        if seats is None:
+            public = self.seat_view(game_id, None)
+            if public["to_act"] is None:  # over: nobody moves
+                return None, {**public, "moves": None}
+            seats = [public["to_act"]]
+        request = ViewRequest(request_id=new_request_id(), game_id=game_id, moves=True)
+        data: JsonDict = self._read(request, seats).data
+        acting = data["to_act"]
+        return (acting if acting in seats else seats[0]), data
+
     def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
         from risk_service.client import new_request_id
         from risk_service.protocol import EventsRequest

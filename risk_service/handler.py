@@ -55,6 +55,7 @@ from eventsourcing.persistence import DataError, IntegrityError, PersistenceErro
 
 import risk_core
 from risk_core import GameState, RiskError, RuleError, SeatInfo, bots, to_act
+from risk_core.move_groups import acting_moves
 from risk_core.rulesets.base import COLOURS
 from risk_core.views import view, visible_events
 from risk_service import deadlines, history, ledger, signing
@@ -741,12 +742,15 @@ class Handler:
             if isinstance(request, ViewRequest):
                 at = request.at
                 shown = state if at is None else self.service.state(request.game_id, at=at)
+                data = self._with_deadline(view(shown, viewer), request.game_id, at is None)
+                if request.moves is True:  # the signers' own moves only: a hand shows in trades
+                    data["moves"] = acting_moves(shown, viewer)
                 return Reply(
                     request_id=rid,
                     ok=True,
                     game_id=request.game_id,
                     version=shown.version,
-                    data=self._with_deadline(view(shown, viewer), request.game_id, at is None),
+                    data=data,
                 )
             events = self.service.events(request.game_id, upto=request.upto)
             since = max(0, request.since)

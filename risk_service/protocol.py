@@ -149,12 +149,15 @@ class ViewRequest(_Signed, frozen=True, kw_only=True):
 
     ``also`` names more seats with their own signatures of the request (a player commanding
     several seats): the view then shows what any of them sees.  UNSET, never sent, for one
-    seat."""
+    seat.  ``moves`` (True) asks for the legal moves of the seat that must act too, when it is
+    one of the signing seats (``risk moves``; the view's ``moves``, else None); UNSET, never
+    sent, otherwise, so that requests signed before it existed verify as they did."""
 
     op: Literal["view"] = "view"
     seat: Seat | None = None
     at: Version | None = None
     also: Seats | msgspec.UnsetType = msgspec.UNSET
+    moves: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 class EventsRequest(_Signed, frozen=True, kw_only=True):

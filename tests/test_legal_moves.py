@@ -14,10 +14,10 @@ import msgspec
 import pytest
 
 import risk_core as rc
-from risk_cli.analysis import grouped_moves
 from risk_core.bots import bot_rng, random_command, self_play
 from risk_core.engine import legal_moves
 from risk_core.model import Attack, EndTurn, Fortify, GameState, LegalMove, Place
+from risk_core.move_groups import grouped_moves
 from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.base import COLOURS, compact_commands
 
@@ -166,3 +166,12 @@ def test_risk_moves_reads_ranges_as_it_read_every_count(ruleset: str) -> None:
             one_by_one = [LegalMove(command=c) for c in rc.legal_commands(state)]
             assert grouped_moves(state, legal_moves(state)) == grouped_moves(state, one_by_one)
         rc.apply_in_place(state, rc.decide(state, cmd))
+
+
+def test_no_moves_are_the_groups_of_none() -> None:
+    """``no_moves`` (what `risk moves` shows a seat that need not act, locally or through the
+    service) is ``grouped_moves`` of an empty list."""
+    from risk_core.move_groups import no_moves
+
+    state = rc.replay(rc.start("classic", ["Ann", "Bob", "Cy"], seed=1))
+    assert grouped_moves(state, []) == no_moves()

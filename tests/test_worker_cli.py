@@ -140,3 +140,40 @@ def test_a_refused_redis_login_fails_at_once(redis_server: Any) -> None:
         client.call(_view("nowhere"))
     assert caught.value.code == "redis_login"
     assert "wr0ng" not in str(caught.value) and "nobody:***@" in str(caught.value)
+
+
+def test_remote_moves(redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`risk moves` through the service (ENG-07): the acting seat's legal moves, grouped as a
+    store of one's own groups them from the game's state; nothing for another seat; and an
+    unsigned (spectator's) request gets no seat's moves, which would show its cards."""
+    from risk_core import ruleset_of
+    from risk_core.move_groups import grouped_moves, no_moves
+    from risk_service import GameService
+    from risk_service.client import ServiceClient
+    from risk_service.protocol import ViewRequest
+
+    with remote_cli(redis_server.url, tmp_path, monkeypatch) as risk:
+        created = risk("new", "--players", "Ann,Bob,Cy", "--seed", "5", "--id", "mv1")
+        for invitation in created["invitations"].values():
+            risk("join", invitation)
+        seat = created["to_act"]
+        listed = risk("moves", "mv1")
+        assert listed["seat"] == seat and listed["phase"] == "setup"
+        with GameService(f"sqlite://{tmp_path / 'games.db'}") as service:
+            state = service.state("mv1")
+        expected = grouped_moves(state, ruleset_of(state).legal_moves(state))
+        assert expected["place"] and listed["moves"] == expected
+        other = (seat + 1) % 3
+        assert risk("moves", "mv1", "--as", str(other)) == {
+            "game_id": "mv1",
+            "seat": other,
+            "phase": "setup",
+            "moves": no_moves(),
+        }
+        text = CliRunner().invoke(cli, ["--redis", redis_server.url, "moves", "mv1"])
+        assert text.exit_code == 0, text.stderr
+        name = created["players"][seat]
+        assert text.stdout.startswith(f"{name} (seat {seat}) may ") and "  place 1: " in text.stdout
+        with ServiceClient(redis_server.url) as client:
+            request = ViewRequest(request_id=_view("mv1").request_id, game_id="mv1", moves=True)
+            assert client.ok(request).data["moves"] is None
