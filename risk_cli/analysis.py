@@ -357,12 +357,8 @@ def moves(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
         mine = found is not None
         g = found if mine else no_moves()
         names = [p["name"] for p in v["players"]]
-        board, phase, doing, acting = (
-            load_board(v["board"]),
-            v["phase"],
-            v["phase_text"],
-            v["to_act"],
-        )
+        board, acting = load_board(v["board"]), v["to_act"]
+        phase, doing = v["phase"], v["phase_text"]
     else:
         state = app.local_service("risk moves").state(game_id)
         acting = to_act(state)

@@ -180,7 +180,14 @@ def scenario_opening(
     hands = [_hand(rs, cards) for cards in _per_seat(scenario.hands, seat, len(seats), [])]
     held = [c for h in hands for c in h]
     if len(held) != len(set(held)):
-        raise bad("A card is in two hands.")
+        card = next(c for c in held if held.count(c) > 1)
+        where = [seats[i].name for i, h in enumerate(hands) if card in h]
+        how = (
+            f"twice in {where[0]}'s hand"
+            if len(where) == 1
+            else f"in {' and '.join(where)}'s hands"
+        )
+        raise bad(f"A card is listed {how}: {rs.card_label(card)}.")
     missions = _missions(rs, scenario, seat, len(seats), seed64)
     rng = Rng(seed64, 1 << 32)  # a stream position far from the game's own draws
     deck = rng.shuffle([c for c in rs.scenario_deck() if c not in held])

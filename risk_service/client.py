@@ -40,7 +40,6 @@ from risk_service.protocol import (
     encode,
     partition_of,
 )
-from risk_service.stores import without_password
 from risk_service.wire import Batch, Channel
 
 if TYPE_CHECKING:  # the keys' module is imported by whoever holds a key
@@ -96,7 +95,7 @@ class ServiceClient:
             elif time.monotonic() > deadline:
                 raise RemoteError(
                     "no_worker",
-                    f"No worker has served {without_password(self.url)} yet: start `risk worker`.",
+                    f"No worker has served {_shown(self.url)} yet: start `risk worker`.",
                 )
             else:
                 time.sleep(0.05)
@@ -140,7 +139,7 @@ class ServiceClient:
             if left <= 0:
                 raise RemoteError(
                     "timeout",
-                    f"No answer from the service at {without_password(self.url)} in "
+                    f"No answer from the service at {_shown(self.url)} in "
                     f"{self.timeout:g} s{failure}.",
                 )
             try:
@@ -154,7 +153,7 @@ class ServiceClient:
             except redis.AuthenticationError as e:  # trying again cannot help
                 raise RemoteError(
                     "redis_login",
-                    f"Redis at {without_password(self.url)} refused the login: {e}",
+                    f"Redis at {_shown(self.url)} refused the login: {e}",
                 ) from None
             except (redis.ConnectionError, redis.TimeoutError) as e:
                 failure = f" (Redis: {e})"
@@ -189,3 +188,10 @@ def announcement(message: Any) -> dict[str, Any] | None:
         return None
     data: dict[str, Any] = msgspec.json.decode(message["data"])
     return data
+
+
+def _shown(url: str) -> str:
+    """``url`` for a message: its password hidden (imported here: only errors need it)."""
+    from risk_service.stores import without_password
+
+    return without_password(url)

@@ -57,6 +57,7 @@ from risk_service.stores import (
     create_tables,
     is_default_sqlite,
     parse_store,
+    postgres_failure,
     select_states,
     start_sqlite_file,
 )
@@ -781,6 +782,9 @@ class GameService:
                 else ""
             )
             text = text.strip().rstrip(".")
+            if self._config.kind == "postgresql" and "couldn't get a connection" in text:
+                reason = postgres_failure(self._config.env)
+                text += f" ({reason.rstrip('.')})" if reason else ""
             raise ServiceError("bad_store", f"Store {self.store_url}: {text}.{hint}") from e
 
 

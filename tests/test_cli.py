@@ -446,3 +446,21 @@ def test_plain_answers_to_common_mistakes(risk: Run, tmp_path: Path) -> None:
     demo = CliRunner().invoke(cli, ["--store", "memory://", "demo", "--seed", "1"])
     assert demo.exit_code == 0, demo.stderr
     assert "keeps nothing after this command" in demo.stdout and " show " not in demo.stdout
+
+
+def test_a_trade_or_a_scenario_names_the_cards_it_cannot_use(risk: Run, tmp_path: Path) -> None:
+    """CORE-11 (trading from one's hand): a card named twice, or one the hand does not hold,
+    is `not_in_hand` naming it; a scenario dealing one card twice is `bad_scenario` saying in
+    which hand or hands."""
+    out(risk, "new", "--scenario", scenario(tmp_path, phase="reinforce"), "--id", "r")
+    said = error(risk, "trade", "r", "alaska", "alaska", "joker")
+    assert "Alaska (" in said and "named twice" in said and "[not_in_hand]" in said
+    ontario = BOARD.territory_card(BOARD.find("ontario"))  # Bob's: by its number
+    said = error(risk, "trade", "r", "alaska", "greenland", str(ontario))
+    assert "Not in your hand: Ontario (" in said and "[not_in_hand]" in said
+    twice = scenario(tmp_path, phase="reinforce", hands={"Ann": ["alaska", "alaska"]})
+    said = error(risk, "new", "--scenario", twice, "--id", "s1")
+    assert "twice in Ann's hand: Alaska (" in said and "[bad_scenario]" in said
+    shared = scenario(tmp_path, phase="reinforce", hands={"Ann": ["alaska"], "Bob": ["alaska"]})
+    said = error(risk, "new", "--scenario", shared, "--id", "s2")
+    assert "in Ann and Bob's hands: Alaska (" in said and "[bad_scenario]" in said

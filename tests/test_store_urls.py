@@ -134,3 +134,16 @@ def test_a_new_store_and_its_log_are_private(home: Path) -> None:
         files = [store, store.with_name("private.db-wal"), store.with_name("private.db-shm")]
         assert all(f.exists() for f in files)
         assert [oct(f.stat().st_mode & 0o777) for f in files] == ["0o600"] * 3
+
+
+def test_a_postgresql_store_that_refuses_says_why(postgres_url: str) -> None:
+    """A PostgreSQL store whose database does not exist is `bad_store` naming the reason the
+    server gave, not only that the connection pool waited in vain."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(postgres_url)
+    missing = urlunsplit(parts._replace(path="/risk_no_such_db", query="connect_timeout=2"))
+    with pytest.raises(ServiceError) as caught, GameService(missing) as service:
+        service.games()
+    assert caught.value.code == "bad_store"
+    assert 'database "risk_no_such_db" does not exist' in str(caught.value)

@@ -1125,7 +1125,7 @@ class RuleSet:
         hand = state.players[cmd.seat].hand
         cards = tuple(cmd.cards)
         if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
-            raise RuleError("not_in_hand", "You can only trade distinct cards from your hand.")
+            raise self.not_in_hand(hand, cards)
         value = self.set_value(state, cards)
         if value is None:
             shown = ", ".join(self.card_label(c) for c in cards)
@@ -1898,6 +1898,20 @@ class RuleSet:
     # ================================================================== legal commands
     def card_label(self, card: int) -> str:
         return self.board.card_label(card)
+
+    def not_in_hand(self, hand: Sequence[int], cards: Sequence[int]) -> RuleError:
+        """``not_in_hand`` for a trade naming a card twice or one the hand does not hold,
+        naming those cards (a card no deck has by its number)."""
+
+        def label(c: int) -> str:
+            return self.card_label(c) if 0 <= c < len(self.board.cards) else f"card {c}"
+
+        twice = sorted({c for c in cards if cards.count(c) > 1})
+        if twice:
+            named = ", ".join(map(label, twice))
+            return RuleError("not_in_hand", f"A trade names each card once: {named} named twice.")
+        absent = ", ".join(label(c) for c in cards if c not in hand)
+        return RuleError("not_in_hand", f"Not in your hand: {absent}.")
 
     # Each core phase has two generators: ``_legal_*`` lists every command (every count), and
     # ``_moves_*`` the same commands as runs (``LegalMove``: one command, its count as a range),

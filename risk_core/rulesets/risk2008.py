@@ -233,8 +233,10 @@ class Risk2008Family(RuleSet):
             raise closed
         hand = state.players[cmd.seat].hand
         cards = tuple(cmd.cards)
-        if not cards or len(set(cards)) != len(cards) or any(c not in hand for c in cards):
-            raise RuleError("not_in_hand", "You can only trade distinct cards from your hand.")
+        if not cards:
+            raise RuleError("not_in_hand", "Name the cards of your hand to trade.")
+        if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
+            raise self.not_in_hand(hand, cards)
         stars = sum(self.stars[c] for c in cards)
         value = self.star_table.get(stars)
         if value is None:
