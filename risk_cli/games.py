@@ -25,7 +25,6 @@ from risk_cli.turns import position, turn_option
 from risk_core import Event, RiskError, SeatInfo, SetupError, load_board
 from risk_core.board import unverified_facts
 from risk_core.model import GameStarted, OptionValue
-from risk_core.rulesets.base import COLOURS
 from risk_core.seats import check_commanders
 from risk_core.turns import turn_span, turn_starts_json
 
@@ -233,7 +232,7 @@ def seat_infos(
     return [
         SeatInfo(
             name=name,
-            colour=COLOURS[i],
+            colour="",  # the rule set's, as for a plain name
             policy="ask" if i in asking else "auto",
             commander=commanding.get(i, msgspec.UNSET),
         )

@@ -167,14 +167,17 @@ def serve(
     # not their command line, where any local user could read its password.
     code = "from risk_cli.main import cli; cli()"
     env = {**os.environ, "RISK_REDIS_URL": url}
-    children = [
-        subprocess.Popen(
+
+    def start_worker() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
             [sys.executable, "-c", code, *args],
             env=env,
             preexec_fn=die_with_parent,  # noqa: PLW1509
         )
-        for _ in range(workers)
-    ]
+
+    children = [start_worker() for _ in range(workers)]
+    started = [time.monotonic()] * workers
+    quick_ends = 0  # workers that ended within WORKER_SETTLE_S of their start
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -196,8 +199,24 @@ def serve(
         click.echo(f"Other terminals: export RISK_REDIS_URL={shown}")
     try:
         while not stop.wait(0.5):
-            if all(c.poll() is not None for c in children):
-                break
+            for i, child in enumerate(children):
+                status = child.poll()
+                if status is None:
+                    continue
+                # A worker that ended (killed, out of memory) is replaced: the players would
+                # otherwise wait for answers that never come.  One that keeps ending as soon
+                # as it starts (a store it cannot open) ends the service instead.
+                quick_ends += time.monotonic() - started[i] < WORKER_SETTLE_S
+                if quick_ends > WORKER_RETRIES:
+                    raise RiskError(
+                        "serve_failed",
+                        f"The workers keep ending as they start (status {status}): run "
+                        f"`risk --store {store} worker` to see why.",
+                    )
+                click.echo(
+                    f"Worker {child.pid} ended (status {status}); starting another.", err=True
+                )
+                children[i], started[i] = start_worker(), time.monotonic()
     finally:
         for c in children:
             if c.poll() is None:
@@ -210,6 +229,10 @@ def serve(
                 c.wait()
         if server is not None:
             server.stop()
+
+
+WORKER_SETTLE_S = 5.0  # a worker ending sooner after its start counts as failing to start
+WORKER_RETRIES = 3  # such ends ``risk serve`` tolerates before giving up
 
 
 def is_loopback(host: str) -> bool:

@@ -14,6 +14,7 @@ would be the same player to the command line, so such a clash is refused (``bad_
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -39,6 +40,25 @@ def players(state: GameState) -> list[str]:
     return list(dict.fromkeys(commander_of(state, i) for i in range(len(state.players))))
 
 
+MAX_NAME = 40  # characters of a player's or commander's name
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with ``name`` as a player's or a commander's name, shown on every
+    player's terminal (None: nothing): empty, longer than ``MAX_NAME`` characters, or holding a
+    control or formatting character (an escape sequence, a bell, a right-to-left override)."""
+    if not name.strip():
+        return "is empty"
+    if len(name) > MAX_NAME:
+        return f"is longer than {MAX_NAME} characters"
+    odd = next(
+        (ch for ch in name if unicodedata.category(ch)[0] == "C" or ch in "\u2028\u2029"), None
+    )
+    if odd is not None:
+        return f"holds the control character U+{ord(odd):04X}"
+    return None
+
+
 def check_commanders(seats: Sequence[SeatInfo]) -> None:
     """Refuse (``SetupError("bad_commander")``) commanders outside the model above."""
     spelt: dict[str, str] = {}
@@ -48,6 +68,9 @@ def check_commanders(seats: Sequence[SeatInfo]) -> None:
             continue
         if not c.strip():
             _bad(f"Seat {s.name!r}: a commander must be a non-empty name.")
+        problem = name_problem(c)
+        if problem is not None:
+            _bad(f"Seat {s.name!r}: its commander's name {c!r} {problem}.")
         if c == s.name:
             _bad(f"Seat {s.name!r} is its own player: leave its commander unset.")
         if spelt.setdefault(c.casefold(), c) != c:

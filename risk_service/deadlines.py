@@ -24,7 +24,10 @@ import msgspec
 
 from risk_core import RiskError
 from risk_service.ledger import OWNER, LedgerReader
-from risk_service.protocol import MAX_DEADLINE_S  # what ``AdminRequest.seconds`` allows
+from risk_service.protocol import (
+    MAX_DEADLINE_S,  # what ``AdminRequest.seconds`` allows
+    timeout_request_id,
+)
 
 if TYPE_CHECKING:
     from risk_service.store import GameService
@@ -33,13 +36,6 @@ LOOKUP_CHUNK = 500  # request ids per ledger query (SQLite's variable limit is f
 UNITS = (("d", 86_400), ("h", 3600), ("m", 60), ("s", 1))
 _NUMBER = r"(\d+(?:\.\d+)?)"
 _DURATION = re.compile("".join(rf"(?:{_NUMBER}{unit})?" for unit, _ in UNITS), re.IGNORECASE)
-
-
-def timeout_request_id(game_id: str, version: int) -> str:
-    """The id of the timeout request a worker issues when ``game_id``'s deadline passes at
-    ``version``: one per waiting position, so every worker issues the same and the ledger
-    keeps one."""
-    return f"timeout:{game_id}:{version}"
 
 
 # --------------------------------------------------------------------------- durations

@@ -56,7 +56,6 @@ from eventsourcing.persistence import DataError, IntegrityError, PersistenceErro
 import risk_core
 from risk_core import GameState, RiskError, RuleError, SeatInfo, bots, to_act
 from risk_core.move_groups import acting_moves
-from risk_core.rulesets.base import COLOURS
 from risk_core.views import view, visible_events
 from risk_service import deadlines, history, ledger, signing
 from risk_service.app import Game, Play
@@ -527,7 +526,7 @@ class Handler:
         players: list[str | SeatInfo] = [
             SeatInfo(
                 name=n,
-                colour=COLOURS[i % len(COLOURS)],  # more seats: the rule set refuses them
+                colour="",  # the rule set's, as for a plain name
                 policy="ask" if i in request.ask else "auto",
                 commander=commanders.get(i, msgspec.UNSET),
             )
@@ -800,15 +799,15 @@ class Handler:
         """Public facts only: no token is needed (ENG-07 holds: dice and branches are public,
         and a game's hidden parts are exported only once it is over)."""
         gid = request.game_id
+        state = self._state(gid)
+        if state is None:  # said here: the store's own message names where it is kept
+            raise ServiceError("unknown_game", f"There is no game '{gid}'.")
         data: Any
         if request.what == "stats":
             data = history.luck(self.service, gid, request.upto)
         elif request.what == "lineage":
             data = history.lineage(self.service, gid)
         else:
-            state = self._state(gid)
-            if state is None:
-                raise ServiceError("unknown_game", f"There is no game '{gid}'.")
             if state.phase != "over":
                 raise RiskError(
                     "game_not_over",

@@ -237,10 +237,23 @@ class HistoryRequest(_Request, frozen=True, kw_only=True):
 class TimeoutRequest(_Request, frozen=True, kw_only=True):
     """Issued by a worker when a game's turn deadline passed at ``version``: the waiting seat's
     moves are then played by the bot.  Honoured only if the deadline recorded in Redis by the
-    workers has really passed and the game is still at ``version``."""
+    workers has really passed and the game is still at ``version``.  Its id is
+    ``timeout_request_id(game_id, version)``, and no other request may take an id of that form
+    (``decode_request``): the ledger keeps one outcome per id, so a request recorded under a
+    timeout's id would stop that timeout for good."""
 
     op: Literal["timeout"] = "timeout"
     version: Version
+
+
+TIMEOUT_IDS = "timeout:"  # the prefix of timeout requests' ids, and of no other request's
+
+
+def timeout_request_id(game_id: str, version: int) -> str:
+    """The id of the timeout request a worker issues when ``game_id``'s deadline passes at
+    ``version``: one per waiting position, so every worker issues the same and the ledger
+    keeps one."""
+    return f"{TIMEOUT_IDS}{game_id}:{version}"
 
 
 Request = (
@@ -315,6 +328,11 @@ def decode_request(data: bytes) -> Request:
         request: Request = decoder.decode(data)
     except _UNDECODABLE as e:
         raise Malformed(rid, _why(e)) from None
+    if rid.startswith(TIMEOUT_IDS) and (
+        not isinstance(request, TimeoutRequest)
+        or rid != timeout_request_id(request.game_id, request.version)
+    ):
+        raise Malformed(rid, f"request ids beginning {TIMEOUT_IDS!r} are the turn timeouts'")
     return request
 
 

@@ -209,7 +209,7 @@ def stored_view(path: Path, game_id: str, data: dict[str, Any]) -> dict[str, Any
 
 
 def deadlines_prefix(game_id: str) -> str:
-    """What every timeout request id of the game begins with (``deadlines.timeout_request_id``:
+    """What every timeout request id of the game begins with (``protocol.timeout_request_id``:
     ``timeout:GAME:VERSION``); ids from it to the same with ``;`` (the character after ``:``)
     are exactly the game's, a range of the ledger's primary key."""
     return f"timeout:{game_id}:"

@@ -61,7 +61,6 @@ from typing import Any
 import redis
 
 from risk_core import to_act
-from risk_service.deadlines import timeout_request_id
 from risk_service.handler import Handler, Item
 from risk_service.ledger import Fenced
 from risk_service.protocol import (
@@ -77,6 +76,7 @@ from risk_service.protocol import (
     decode_request,
     encode,
     partition_of,
+    timeout_request_id,
 )
 from risk_service.store import GameService
 from risk_service.wire import Batch, Channel, entry_fields, pack, push_expiring, streams_read

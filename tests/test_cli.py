@@ -464,3 +464,32 @@ def test_a_trade_or_a_scenario_names_the_cards_it_cannot_use(risk: Run, tmp_path
     shared = scenario(tmp_path, phase="reinforce", hands={"Ann": ["alaska"], "Bob": ["alaska"]})
     said = error(risk, "new", "--scenario", shared, "--id", "s2")
     assert "in Ann and Bob's hands: Alaska (" in said and "[bad_scenario]" in said
+
+
+@pytest.mark.parametrize(
+    "name", ["Ev\x1b[31mIL\x1b]0;pwned\x07", "A\u202eB", "Bob\x07", "Line\u2028two", "x" * 41]
+)
+def test_a_player_name_every_terminal_shows_is_plain(risk: Run, name: str) -> None:
+    """Player and commander names reach every player's terminal: a control or formatting
+    character (an escape sequence, a bell, a right-to-left override, a line separator) or more
+    than 40 characters is refused (`bad_players`, `bad_commander`), the refusal itself showing
+    the name escaped."""
+    said = error(risk, "new", "--players", f"{name},Bob,Cy")
+    assert "[bad_players]" in said and "\x1b" not in said and "\x07" not in said
+    said = error(risk, "new", "--players", "Ann,Bob,Cy", "--commander", f"Cy={name}")
+    assert "[bad_commander]" in said and "\x1b" not in said
+    assert out(risk, "new", "--players", f"{'x' * 40},Bob,Cy", "--id", "long")["game_id"] == "long"
+
+
+def test_asking_for_defence_keeps_the_rule_sets_colours(risk: Run) -> None:
+    """R08-TR-01: the Training card's colours go to the seats in turn order whether or not a
+    seat chooses its own defence dice (`--ask`) or has a commander; classic keeps its own."""
+    for rules in ("risk2008-training", "classic"):
+        colours = []
+        for extra in ([], ["--ask", "1"], ["--commander", "Cy=Ann"]):
+            gid = out(
+                risk, "new", "--players", "Ann,Bob,Cy", "--rules", rules, "--seed", "5", *extra
+            )["game_id"]
+            colours.append([p["colour"] for p in out(risk, "show", gid)["players"]])
+        assert colours[0] == colours[1] == colours[2], (rules, colours)
+        assert len(set(colours[0])) == 3

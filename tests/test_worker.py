@@ -301,6 +301,54 @@ def test_owner_actions_bots_and_deadlines(redis_server: Any, tmp_path: Path) -> 
         assert risk_core.encode(service.state("own")) == risk_core.encode(fresh)
 
 
+def test_no_request_can_take_a_turn_timeouts_id(redis_server: Any, tmp_path: Path) -> None:
+    """A turn timeout's request id (``timeout:<game>:<version>``) is the worker's alone: a
+    client's request under it, of another kind or for another position, is ``malformed`` and
+    recorded nowhere, so the ledger cannot hold it and the deadline still plays when it
+    passes (a stranger squatting those ids used to switch a game's deadline off)."""
+    from risk_service.protocol import AdminRequest, NewGameRequest, TimeoutRequest
+    from risk_service.signing import SigningKey
+
+    store = store_of(tmp_path)
+    with (
+        running(Worker(redis_server.url, store, lease_ms=600)),
+        ServiceClient(redis_server.url) as client,
+    ):
+        t = Table(client, "sq").create()
+        assert t.state is not None and t.owner is not None
+        version, waiting = t.state.version, risk_core.to_act(t.state)
+        squatter = SigningKey.generate()
+        for v in range(version, version + 3):
+            rid = f"timeout:sq:{v}"
+            taken = NewGameRequest(
+                request_id=rid,
+                game_id=f"eve{v}",
+                owner_key=squatter.public,
+                invitations={},
+                players=["a", "b", "c"],
+                ruleset="no-such-rules",
+            )
+            assert client.call(squatter.sign(taken)).code == "malformed"
+        early = TimeoutRequest(
+            request_id=f"timeout:sq:{version + 1}", game_id="sq", version=version
+        )
+        assert client.call(early).code == "malformed"  # an id not its own position's
+        deadline = AdminRequest(
+            request_id=new_request_id(), game_id="sq", action="deadline", seconds=0.2
+        )
+        assert client.call(t.owner.sign(deadline)).ok
+        until = time.monotonic() + 10
+        while time.monotonic() < until:
+            view = client.call(ViewRequest(request_id=new_request_id(), game_id="sq"))
+            if view.data["to_act"] != waiting:
+                break
+            time.sleep(0.1)
+        assert view.data["to_act"] != waiting and view.version > version
+    rows = ledger_rows(tmp_path)
+    assert f"timeout:sq:{version}" in rows
+    assert not any(r.startswith("timeout:sq:") and r != f"timeout:sq:{version}" for r in rows)
+
+
 def ledger_rows(tmp_path: Path) -> list[str]:
     import sqlite3
 

@@ -177,3 +177,27 @@ def test_remote_moves(redis_server: Any, tmp_path: Path, monkeypatch: pytest.Mon
         with ServiceClient(redis_server.url) as client:
             request = ViewRequest(request_id=_view("mv1").request_id, game_id="mv1", moves=True)
             assert client.ok(request).data["moves"] is None
+
+
+def test_a_remote_reply_never_names_where_the_store_is(redis_server: Any, tmp_path: Path) -> None:
+    """`unknown_game` through the service, for every kind of read: the game's id only, never
+    the worker's store URL or path."""
+    from risk_service.client import ServiceClient, new_request_id
+    from risk_service.protocol import EventsRequest, HistoryRequest, ViewRequest
+
+    store = tmp_path / "hidden-place.db"
+    asks = [
+        HistoryRequest(request_id=new_request_id(), game_id="nope", what="stats"),
+        HistoryRequest(request_id=new_request_id(), game_id="nope", what="lineage"),
+        HistoryRequest(request_id=new_request_id(), game_id="nope", what="export"),
+        ViewRequest(request_id=new_request_id(), game_id="nope"),
+        EventsRequest(request_id=new_request_id(), game_id="nope"),
+    ]
+    with (
+        running(Worker(redis_server.url, f"sqlite://{store}", lease_ms=900)),
+        ServiceClient(redis_server.url) as client,
+    ):
+        for ask in asks:
+            reply = client.call(ask)
+            assert reply.code == "unknown_game", reply
+            assert "hidden-place" not in reply.message and "sqlite" not in reply.message

@@ -88,7 +88,7 @@ from risk_core.model import (
     unshare,
 )
 from risk_core.rng import Rng, d6_throw, highest_first, seed_commitment
-from risk_core.seats import check_commanders
+from risk_core.seats import check_commanders, name_problem
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "purple")
 ENGINE_VERSION = "0.2.0"
@@ -733,13 +733,21 @@ class RuleSet:
                 "bad_players",
                 f"{self.name} is for {self.min_players}–{self.max_players} players, not {n}.",
             )
+        # A seat given without a colour ("": a SeatInfo made for its policy or commander) takes
+        # the rule set's, as a plain name does.
         seats = [
-            p if isinstance(p, SeatInfo) else SeatInfo(name=p, colour=COLOURS[i])
+            SeatInfo(name=p, colour=COLOURS[i])
+            if isinstance(p, str)
+            else p
+            if p.colour
+            else msgspec.structs.replace(p, colour=COLOURS[i])
             for i, p in enumerate(players)
         ]
         names = [s.name for s in seats]
-        if any(not s.strip() for s in names):
-            raise SetupError("bad_players", "Player names must be distinct and non-empty.")
+        for name in names:
+            problem = name_problem(name)
+            if problem is not None:
+                raise SetupError("bad_players", f"The player name {name!r} {problem}.")
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise SetupError(

@@ -32,12 +32,12 @@ def training_colours(
     rs: Risk2008Family, seats: list[SeatInfo], players: Sequence[str | SeatInfo]
 ) -> list[SeatInfo]:
     """R08-TR-01: seats in the Training card's turn order take its colours (seats given as
-    plain names; a SeatInfo keeps its own)."""
+    plain names or without a colour; a SeatInfo with a colour keeps its own)."""
     setup = rs.setups.get(len(seats))
     if setup is None:
         return seats
     return [
-        s if isinstance(p, SeatInfo) else msgspec.structs.replace(s, colour=c.colour)
+        s if isinstance(p, SeatInfo) and p.colour else msgspec.structs.replace(s, colour=c.colour)
         for p, s, c in zip(players, seats, setup.seats, strict=True)
     ]
 
