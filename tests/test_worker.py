@@ -287,12 +287,7 @@ def test_owner_actions_bots_and_deadlines(redis_server: Any, tmp_path: Path) -> 
         assert client.call(t.request(risk_core.model.EndTurn(seat=seat))).code == "unauthorized"
         waiting = view.data["to_act"]
         assert admin(action="deadline", seconds=0.2).ok
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            later = client.call(ViewRequest(request_id=new_request_id(), game_id="own"))
-            if later.data["to_act"] != waiting:
-                break
-            time.sleep(0.1)
+        later = moved_on(client, "own", waiting)
         assert later.data["to_act"] != waiting and later.version > view.version
     with GameService(store) as service:
         rows = ledger_rows(tmp_path)
@@ -337,16 +332,22 @@ def test_no_request_can_take_a_turn_timeouts_id(redis_server: Any, tmp_path: Pat
             request_id=new_request_id(), game_id="sq", action="deadline", seconds=0.2
         )
         assert client.call(t.owner.sign(deadline)).ok
-        until = time.monotonic() + 10
-        while time.monotonic() < until:
-            view = client.call(ViewRequest(request_id=new_request_id(), game_id="sq"))
-            if view.data["to_act"] != waiting:
-                break
-            time.sleep(0.1)
+        view = moved_on(client, "sq", waiting)
         assert view.data["to_act"] != waiting and view.version > version
     rows = ledger_rows(tmp_path)
     assert f"timeout:sq:{version}" in rows
     assert not any(r.startswith("timeout:sq:") and r != f"timeout:sq:{version}" for r in rows)
+
+
+def moved_on(client: ServiceClient, game_id: str, waiting: int | None) -> Any:
+    """The game's view once the seat ``waiting`` no longer must act (its deadline passed and
+    the computer played for it), or after 10 s, whichever comes first."""
+    until = time.monotonic() + 10
+    while True:
+        view = client.call(ViewRequest(request_id=new_request_id(), game_id=game_id))
+        if view.data["to_act"] != waiting or time.monotonic() > until:
+            return view
+        time.sleep(0.1)
 
 
 def ledger_rows(tmp_path: Path) -> list[str]:
