@@ -227,6 +227,13 @@ class Rng:
             raise ValueError(f"a die has 2 to 100 sides, not {sides!r}")
         if self.scripted < len(self.script):
             face = self.script[self.scripted]
+            if face > sides:  # the command is refused, the script left as it was
+                from risk_core.errors import RuleError
+
+                raise RuleError(
+                    "bad_script",
+                    f"The dice script's next face, {face}, is more than a d{sides} can show.",
+                )
             self.scripted += 1
             return face
         return self.below(sides) + 1

@@ -55,8 +55,8 @@ the rule set's invariants (``RuleSet.check_invariants``), else ``bad_scenario``.
 
 Every number has its range, else ``bad_scenario``: armies 1 to ``MAX_COUNT`` (a million), turn
 1 to ``MAX_COUNT``, round 1 to the turn, trades 0 to ``MAX_COUNT``, and die faces those the rule
-set's dice show: 1 to 6 for CORE's dice, 1 to ``dice.MAX_SIDES`` for a family's own (each battle
-then refuses a face its dice cannot show, ``dice.check_faces``).  A file is at most
+set's dice show, 1 to ``RuleSet.largest_die()`` (6, or 8 for Clone Wars' d8; a battle whose
+die cannot show the script's next face is refused, ``bad_script``).  A file is at most
 ``MAX_SCENARIO_BYTES`` (4 MiB), and nested no deeper than the interpreter's stack.
 """
 
@@ -68,7 +68,6 @@ from typing import Any, Literal
 import msgspec
 from msgspec import UNSET
 
-from risk_core.dice import MAX_SIDES
 from risk_core.errors import RiskError
 from risk_core.model import Event, GameStarted, GameState, OptionValue, PositionSet, SeatInfo
 from risk_core.rng import Rng, normalise_seed
@@ -227,10 +226,10 @@ def _check_numbers(rs: RuleSet, scenario: Scenario) -> None:
         raise bad(f"round is 1 to the turn number ({turn}), not {round}.")
     if not 0 <= scenario.trades <= MAX_COUNT:
         raise bad(f"trades is 0 to {MAX_COUNT:,}, not {scenario.trades}.")
-    top = 6 if rs._core_dice else MAX_SIDES  # CORE's dice hooks throw d6 only
+    top = rs.largest_die()  # no die of the rule set shows more
     wrong = [face for face in scenario.dice if not 1 <= face <= top]
     if wrong:
-        dice = "d6" if top == 6 else "dice"
+        dice = "d6" if top == 6 else f"dice, up to d{top}"
         raise bad(f"Die faces are 1 to {top} ({rs.name}'s {dice}), not {wrong[0]}.")
 
 

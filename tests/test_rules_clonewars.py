@@ -399,17 +399,20 @@ def test_cw_26_corvettes_add_one_to_the_highest_dice_never_two() -> None:
 
 
 def test_cw_25_ships_count_only_up_to_the_dice() -> None:
-    """CW-25: 3 capital ships with 1 die: one d8; ties go to the defender (CW-26 step 6)."""
+    """CW-25: 3 capital ships with 1 die: one d8; ties go to the defender (CW-26 step 6).  (The
+    defender throws a d6: the script's faces are what each die can show.)"""
     state, _ = faction_game(
         current=RED,
         phase="attack",
-        dice=[8, 8],
+        dice=[6, 6],
         family={"ships": {"saleucami": [0, 0, 3]}},
         **two_planets(a=2, d=1),
     )
     state, events = play(state, Attack(seat=RED, origin="saleucami", target="jabiim", dice=1))
     battle = next(e for e in events if isinstance(e, BattleFought))
-    assert battle.attack == (8,) and battle.defence == (8,) and battle.attacker_losses == 1
+    assert battle.attack == (6,) and battle.defence == (6,) and battle.attacker_losses == 1
+    support = next(e for e in events if isinstance(e, ShipSupport))
+    assert support.attack.capital == 1  # CW-25: one capital ship counts, for the one die
 
 
 def test_cw_27_switch_the_attacking_planet_worked_example() -> None:
@@ -543,7 +546,7 @@ def test_cw_32_capturing_palpatine_wins_at_once() -> None:
     state, _ = faction_game(
         current=RED,
         phase="attack",
-        dice=[8, 1],
+        dice=[6, 1],  # the attacker's d6, then Palpatine's d8 (CW-28)
         family={"order66": True, "palpatine": "jabiim"},
         **two_planets(d=1),
     )

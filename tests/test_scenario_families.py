@@ -16,6 +16,7 @@ import pytest
 from click.testing import Result
 
 import risk_core as rc
+from risk_core.rulesets import get as get_ruleset
 
 Run = Callable[..., Result]
 CLASSIC = [t.id for t in rc.load_board("classic").territories]
@@ -330,3 +331,82 @@ def test_a_rule_set_without_family_facts_refuses_the_table(risk: Run, tmp_path: 
     doc = {"players": ["Ann", "Bob", "Cy"], "seed": 1, "territories": territories}
     line = refused(risk, scenario(tmp_path, {**doc, "family": {"stacks": {}}}))
     assert line == "Error: classic has no [family] facts to set. [bad_scenario]"
+
+
+# --------------------------------------------------------------------------- clone wars, dice
+def clonewars_doc(**extra: Any) -> dict[str, Any]:
+    planets = [t.id for t in rc.load_board("clonewars").territories]
+    return {
+        "ruleset": "clonewars",
+        "players": ["Ann", "Bob"],
+        "seed": 7,
+        "territories": {t: {"owner": i % 4, "armies": 3} for i, t in enumerate(planets)},
+        **extra,
+    }
+
+
+@pytest.mark.parametrize(
+    ("family", "said"),
+    [
+        ({"captured": [["zzz"], [], [], []]}, "unknown tokens ['zzz']"),
+        ({"palpatine": "nowhere", "order66": True}, "unknown planets ['nowhere']"),
+        ({"track": 99}, "track is 0 to 12, not 99"),
+        ({"captured": [[], [], [], [], []]}, "captured lists more than 4 armies"),
+    ],
+)
+def test_clonewars_family_errors(
+    risk: Run, tmp_path: Path, family: dict[str, Any], said: str
+) -> None:
+    """CW-10/30/40 facts of a Clone Wars scenario out of the game's range: `bad_scenario`
+    naming them, never a game whose views then fail."""
+    line = refused(risk, scenario(tmp_path, clonewars_doc(family=family)))
+    assert said in line and "[bad_scenario]" in line
+
+
+def test_clonewars_a_token_in_two_places_is_refused(risk: Run, tmp_path: Path) -> None:
+    """CW-17/30: each token is on one planet, in the pile, or captured."""
+    family = {"pile": ["dooku"], "captured": [["dooku"], [], [], []]}
+    line = refused(risk, scenario(tmp_path, clonewars_doc(family=family)))
+    assert "tokens in two places ['dooku']" in line and "[bad_scenario]" in line
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "face"),
+    [("napoleon-advanced", 3, 7), ("risk2008", 3, 7), ("clonewars", 2, 9), ("classic", 3, 7)],
+)
+def test_die_faces_no_die_of_the_rule_set_shows_are_refused(
+    risk: Run, tmp_path: Path, rules: str, players: int, face: int
+) -> None:
+    """A scenario's dice script holds natural faces: above 6 (8 for Clone Wars' d8) no die of
+    the rule set shows them, `bad_scenario` (they used to lock every attack, or be played)."""
+    ids = [t.id for t in get_ruleset(rules).board.territories]
+    doc = {
+        "ruleset": rules,
+        "players": ["Ann", "Bob", "Cy"][:players],
+        "seed": 7,
+        "phase": "attack",
+        "dice": [face],
+        "territories": {
+            t: {"owner": i % (4 if rules == "clonewars" else players), "armies": 3}
+            for i, t in enumerate(ids)
+        },
+    }
+    line = refused(risk, scenario(tmp_path, doc))
+    assert f"not {face}" in line and "[bad_scenario]" in line
+
+
+def test_a_face_the_die_thrown_cannot_show_refuses_the_battle(risk: Run, tmp_path: Path) -> None:
+    """An 8 in a Clone Wars script (a capital ship's d8 could show it) met by a plain d6: the
+    battle is refused (`bad_script`) and nothing changes, the script kept for a die that can
+    show it (the d6 used to show the 8)."""
+    made = out(
+        risk, "new", "--scenario", scenario(tmp_path, clonewars_doc(phase="attack", dice=[8]))
+    )
+    gid = made["game_id"]
+    listed = out(risk, "moves", gid)["moves"]["attack"]
+    origin = next(iter(listed))
+    target = next(iter(listed[origin]))
+    before = out(risk, "show", gid)["version"]
+    result = risk("attack", gid, origin, target, "--dice", "1", code=1)
+    assert "[bad_script]" in result.stderr and "more than a d6 can show" in result.stderr
+    assert out(risk, "show", gid)["version"] == before

@@ -34,7 +34,7 @@ from typing import Any, ClassVar, Literal
 import msgspec
 
 from risk_core.board import Board, add_family_board, load_board
-from risk_core.dice import DiceSpec, check_faces, d6, throw_battle
+from risk_core.dice import MAX_SIDES, DiceSpec, check_faces, d6, throw_battle
 from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
     ArmiesPlaced,
@@ -193,6 +193,10 @@ class RuleSet:
     family_state: ClassVar[type[FamilyState] | None] = None
     attack_dice_max: ClassVar[int] = 3  # CORE-14
     defence_dice_max: ClassVar[int] = 2  # CORE-15
+    # The most sides of any die a family's own dice hooks throw: a scenario's dice script may
+    # hold no higher face.  None: 6 with CORE's dice hooks, else ``dice.MAX_SIDES`` (a family
+    # that does not say; each battle still refuses a face its die cannot show).
+    die_sides_max: ClassVar[int | None] = None
     set_sizes: ClassVar[tuple[int, ...]] = (3,)  # how many cards a set may have (CORE-10)
     # A folder holding the board (``board.json``), for families shipped outside ``boards/``.
     board_dir: ClassVar[str | None] = None
@@ -1906,6 +1910,12 @@ class RuleSet:
     # ================================================================== legal commands
     def card_label(self, card: int) -> str:
         return self.board.card_label(card)
+
+    def largest_die(self) -> int:
+        """The most sides of any die this rule set throws (``die_sides_max``)."""
+        if self.die_sides_max is not None:
+            return self.die_sides_max
+        return 6 if self._core_dice else MAX_SIDES
 
     def not_in_hand(self, hand: Sequence[int], cards: Sequence[int]) -> RuleError:
         """``not_in_hand`` for a trade naming a card twice or one the hand does not hold,

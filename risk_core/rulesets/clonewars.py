@@ -181,6 +181,7 @@ def fit_ships(ships: Ships, fleet: Ships) -> Ships:
 class CloneWars(RuleSet):
     """CLONEWARS: the faction game for 2-4 players, four armies (CW-01..43)."""
 
+    die_sides_max = 8  # d6, and d8 for capital ships and Palpatine's planet (CW-25/28)
     name = "clonewars"
     title = "Star Wars Clone Wars: Republic against Separatists (2–4 players, 4 armies)"
     board_name = "clonewars"
@@ -1329,14 +1330,29 @@ class CloneWars(RuleSet):
         family = super().scenario_family(data, seats, seat)
         assert isinstance(family, CWState)
         n = len(seats)
+        if len(family.captured) > n:
+            raise SetupError("bad_scenario", f"[family]: captured lists more than {n} armies")
         captured = tuple(family.captured) + ((),) * (n - len(family.captured))
-        unknown = [t for ts in family.tokens.values() for t in ts if t not in self.tokens]
-        unknown += [t for t in family.pile if t not in self.tokens]
-        if unknown or len(captured) != n:
-            raise SetupError("bad_scenario", f"[family]: unknown tokens {unknown} or captured")
-        bad = [p for p in (*family.ships, *family.tokens) if p not in self.board.index]
+        placed = [
+            *(t for ts in family.tokens.values() for t in ts),
+            *family.pile,
+            *(t for ts in captured for t in ts),
+        ]
+        unknown = [t for t in placed if t not in self.tokens]
+        if unknown:
+            raise SetupError("bad_scenario", f"[family]: unknown tokens {unknown}")
+        twice = sorted({t for t in placed if placed.count(t) > 1})
+        if twice:  # on a planet, in the pile or captured: one place each
+            raise SetupError("bad_scenario", f"[family]: tokens in two places {twice}")
+        planets = [*family.ships, *family.tokens, *([family.palpatine] if family.palpatine else [])]
+        bad = [p for p in planets if p not in self.board.index]
         if bad:
             raise SetupError("bad_scenario", f"[family]: unknown planets {bad}")
+        if not 0 <= family.track <= self.track_length:
+            raise SetupError(
+                "bad_scenario",
+                f"[family]: track is 0 to {self.track_length}, not {family.track}",
+            )
         return msgspec.structs.replace(family, captured=captured)
 
     # ------------------------------------------------------------------ views

@@ -131,6 +131,7 @@ def adv(state: GameState) -> AdvState:
 class NapoleonAdvanced(Napoleon):
     """NAPOLEON-ADVANCED: 5 rounds of ships, generals, fortifications and epidemics for VP."""
 
+    die_sides_max = 6  # d6, its generals' and forts' bonuses added to the faces
     name = "napoleon-advanced"
     title = "Risk Napoléon, advanced game: five rounds for victory points (3–6 players)"
     board_dir = str(ADVANCED_BOARD)

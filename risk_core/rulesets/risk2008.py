@@ -130,6 +130,8 @@ def r08(state: GameState) -> R08State:
 class Risk2008Family(RuleSet):
     """What the three Risk 2008 rule sets share (no name: not registered itself)."""
 
+    die_sides_max = 6  # d6: the bonus die and the airfield's +1 change no die's sides
+
     board_name = "risk2008"
     min_players = 3
     max_players = 5  # R08-05
