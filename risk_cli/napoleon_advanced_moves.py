@@ -432,9 +432,12 @@ def _naval(d: JsonDict, n: Names) -> str:
 
 
 def _fleet(d: JsonDict, n: Names) -> str:
-    verb = {"invade": "sails into", "maneuver": "maneuvers to", "admiral": "maneuvers to"}[
-        d["kind"]
-    ]
+    one = d["ships"] == 1  # the verb agrees with the ships
+    verb = {
+        "invade": "sails into" if one else "sail into",
+        "maneuver": "maneuvers to" if one else "maneuver to",
+        "admiral": "maneuvers to" if one else "maneuver to",
+    }[d["kind"]]
     admirals = f" with {plural(d['admirals'], 'admiral')}" if d.get("admirals") else ""
     return (
         f"{n.seat(d['seat'])}: {plural(d['ships'], 'ship')}{admirals} {verb} "
@@ -489,7 +492,8 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         f" with {plural(d['count'], 'regiment')}."
     ),
     "leaders_committed": lambda d, n: (
-        f"{plural(d['count'], 'general')} lead the attack from {n.t(d['origin'])}: +1 on the "
+        f"{plural(d['count'], 'general')} {'leads' if d['count'] == 1 else 'lead'} the attack "
+        f"from {n.t(d['origin'])}: +1 on the "
         + ("highest die." if d["count"] == 1 else "two highest dice.")
         if d["count"]
         else f"No general leads the attack from {n.t(d['origin'])}."

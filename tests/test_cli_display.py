@@ -469,3 +469,51 @@ def test_a_destroy_mission_reads_after_an_elimination() -> None:
         )
         reading = mission_reading(state, 0, destroy_blue)
         assert reading is not None and (reading["text_en"], reading["fallback"]) == (text, fallback)
+
+
+@pytest.mark.parametrize(
+    ("event", "said"),
+    [
+        (
+            {"type": "leaders_committed", "seat": 0, "origin": "egypte", "count": 1},
+            "1 general leads the attack from",
+        ),
+        (
+            {"type": "leaders_committed", "seat": 0, "origin": "egypte", "count": 2},
+            "2 generals lead the attack from",
+        ),
+        (
+            {
+                "type": "fleet_moved",
+                "seat": 0,
+                "origin": "mer_du_nord",
+                "target": "mer_baltique",
+                "ships": 1,
+                "kind": "maneuver",
+            },
+            "1 ship maneuvers to",
+        ),
+        (
+            {
+                "type": "fleet_moved",
+                "seat": 0,
+                "origin": "mer_du_nord",
+                "target": "mer_baltique",
+                "ships": 2,
+                "kind": "invade",
+            },
+            "2 ships sail into",
+        ),
+    ],
+)
+def test_advanced_napoleon_lines_agree_in_number(event: dict[str, Any], said: str) -> None:
+    """NAP-ADV-27/33 events told as sentences whose verb agrees with the count."""
+    from risk_cli.families import install_ruleset
+    from risk_cli.main import cli
+    from risk_core.rulesets import get as get_ruleset
+
+    install_ruleset(cli, "napoleon-advanced")  # the family's event texts, as `risk` loads them
+
+    seats = [{"name": n, "colour": "red"} for n in ("Ann", "Bob", "Cy")]
+    n = render.Names(get_ruleset("napoleon-advanced").board, seats)
+    assert said in click.unstyle(render.event_line(event, n))

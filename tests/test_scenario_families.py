@@ -410,3 +410,17 @@ def test_a_face_the_die_thrown_cannot_show_refuses_the_battle(risk: Run, tmp_pat
     result = risk("attack", gid, origin, target, "--dice", "1", code=1)
     assert "[bad_script]" in result.stderr and "more than a d6 can show" in result.stderr
     assert out(risk, "show", gid)["version"] == before
+
+
+def test_risk2008_two_capitals_on_one_territory_are_refused(risk: Run, tmp_path: Path) -> None:
+    """R08-07: each player's capital building stands on a territory of its own."""
+    ids = [t.id for t in get_ruleset("risk2008").board.territories]
+    doc = {
+        "ruleset": "risk2008",
+        "players": ["Ann", "Bob", "Cy"],
+        "seed": 7,
+        "territories": {t: {"owner": i % 3, "armies": 3} for i, t in enumerate(ids)},
+        "family": {"capitals": {"Ann": ids[0], "Bob": ids[0]}},
+    }
+    line = refused(risk, scenario(tmp_path, doc))
+    assert f"two seats' capital on {ids[0]}" in line and "[bad_scenario]" in line

@@ -245,7 +245,8 @@ class Risk2008Family(RuleSet):
             low, high = min(self.star_table), max(self.star_table)
             raise RuleError(
                 "bad_star_count",
-                f"These cards show {stars} stars: trade {low} to {high} stars (R08-10).",
+                f"These cards show {stars} star{'' if stars == 1 else 's'}: trade {low} to "
+                f"{high} stars (R08-10).",
             )
         emit(CardsTraded(seat=cmd.seat, cards=cards, value=value))
 

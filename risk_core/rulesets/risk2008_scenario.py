@@ -56,6 +56,9 @@ def scenario_state(
     capitals = [""] * n
     for ref, t in table.get("capitals", {}).items():
         capitals[seat(ref)] = tid(t)
+    shared = sorted({c for c in capitals if c and capitals.count(c) > 1})
+    if shared:  # R08-07: one capital building per player, each on its own territory
+        raise SetupError("bad_scenario", f"[family.capitals]: two seats' capital on {shared[0]}.")
     completed: list[tuple[str, ...]] = [()] * n
     for ref, done in table.get("completed", {}).items():
         completed[seat(ref)] = tuple(done)
