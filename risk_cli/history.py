@@ -398,7 +398,10 @@ DICE_TEXT = {
     metavar="VERSION",
     help="Keep the parent's first VERSION events (`risk log` numbers them).",
 )
-@turn_option("Branch at the start of turn TURN: right after its turn_started event.")
+@turn_option(
+    "Branch at the start of turn TURN: after the command that began it (its turn_started event "
+    "and what that command did next: the income, a family's scoring at the turn's start)."
+)
 @click.option("--id", "new_id", metavar="ID", help="The branch's game id (default: a new one).")
 @click.option(
     "--dice",
@@ -458,6 +461,8 @@ def branch(
         raise click.UsageError("--dice script needs --script FILE.")
     faces = history.parse_faces(script.read_text()) if script is not None else ()
     service = app.local_service("risk branch")
+    if turn is not None:  # a whole command: its events after turn_started are the turn's start
+        at = history.command_end(service, game_id, at)
     made = history.branch(
         service,
         game_id,

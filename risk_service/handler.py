@@ -523,6 +523,8 @@ class Handler:
         commanders = request.commanders or {}
         if not set(commanders) <= set(range(len(request.players))):
             return _reject(rid, "bad_request", "Commanders must name seats of the game."), None
+        if not set(request.ask) <= set(range(len(request.players))):
+            return _reject(rid, "bad_request", "Seats that ask must be seats of the game."), None
         players: list[str | SeatInfo] = [
             SeatInfo(
                 name=n,

@@ -110,6 +110,15 @@ def turn_version(service: GameService, game_id: str, turn: int) -> int:
     return find_turn(turns_of(service, game_id), turn, game_id).version
 
 
+def command_end(service: GameService, game_id: str, version: int) -> int:
+    """The last version of the record (a command and what it caused) holding event
+    ``version``: ``version`` itself when it ends its command."""
+    for record in service.iter_records(game_id):
+        if record.version >= version:
+            return record.version
+    return version
+
+
 def turn_versions(service: GameService, game_id: str, turn: int) -> tuple[int, int]:
     """The first and last versions of turn ``turn``'s events."""
     events = events_of(service, game_id)

@@ -319,3 +319,16 @@ def test_import_refuses_tampered_files(risk: Run, game: str, tmp_path: Path) -> 
     foreign.write_text("not an export\n")
     assert "[bad_export]" in error(risk, "import", str(foreign))
     assert out(risk, "games") == before
+
+
+@pytest.mark.parametrize("rules", ["napoleon-advanced", "classic"])
+def test_a_branch_at_a_turn_keeps_the_command_that_began_it(risk: Run, rules: str) -> None:
+    """`branch --turn T` starts after the whole command that began turn T: in the advanced
+    Napoléon that command scores the turn's victory points after `turn_started`, which a cut
+    right after that event used to drop (the parent's later commands then stopped replaying).
+    The same dice then replay every later command of the parent."""
+    game = out(risk, "demo", "--rules", rules, "--seed", "3", "--players", "3")["game_id"]
+    made = out(risk, "branch", game, "--turn", "3", "--replay-commands")
+    assert made["cut"] == 0
+    replay = made["replay"]
+    assert replay["stopped_at"] is None and replay["applied"] == replay["commands"]

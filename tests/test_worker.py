@@ -180,6 +180,21 @@ def test_a_command_and_the_bots_moves_after_it_are_each_stored_once(tmp_path: Pa
         assert risk_core.encode(handler.state("g1")) == risk_core.encode(replayed)
 
 
+def test_a_new_game_names_only_its_own_seats(tmp_path: Path) -> None:
+    """ENG-06: seats that choose their own defence dice (``ask``) or have a commander must be
+    seats of the game: another is ``bad_request``, and no game is made."""
+    from tests.servicekit import new_game
+
+    with GameService(store_of(tmp_path)) as service:
+        service.create_schema()
+        ask = Ask(Handler(service))
+        for fields in ({"ask": [200]}, {"commanders": {7: "Ann"}}):
+            request, _, _ = new_game("g2", **fields)
+            reply = ask(request)
+            assert reply.code == "bad_request", reply
+        assert service.games() == []
+
+
 def test_sigkill_mid_stream(redis_server: Any, tmp_path: Path) -> None:
     """A worker killed (SIGKILL) while commands flow: the next one takes over after the lease
     lapses, claims the pending entries, and every command is applied exactly once, in order."""
