@@ -23,7 +23,15 @@ import click
 import msgspec
 
 from risk_cli import render
-from risk_cli.common import App, GameArgument, echo_json, game_argument, json_option, pass_app
+from risk_cli.common import (
+    App,
+    GameArgument,
+    OutputFile,
+    echo_json,
+    game_argument,
+    json_option,
+    pass_app,
+)
 from risk_cli.history import progress_bar, shown_progress
 from risk_core import RiskError, load_board
 from risk_core.views import view
@@ -133,7 +141,7 @@ def _failed_checks(report: AuditReport) -> str:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     help="Write to this file (default: standard output).",
 )
 @json_option

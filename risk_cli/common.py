@@ -261,3 +261,19 @@ def viewer(state: GameState, ref: str | None) -> int | None:
     mine = seats_named(named, ref)
     acting = to_act(state)
     return acting if len(mine) > 1 and acting in mine else mine[0]
+
+
+class OutputFile(click.Path):
+    """A file ``-o`` writes: a file, not a folder, in a folder that exists (a usage error names
+    the missing folder, where writing would fail with a traceback)."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, writable=True, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = super().convert(value, param, ctx)
+        assert isinstance(path, Path)  # (``path_type``)
+        folder = path.parent
+        if not folder.is_dir():
+            self.fail(f"there is no folder {str(folder)!r} to write it in.", param, ctx)
+        return path

@@ -24,7 +24,15 @@ from xml.sax.saxutils import escape, quoteattr
 import click
 
 from risk_cli import render
-from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app
+from risk_cli.common import (
+    App,
+    OutputFile,
+    as_option,
+    echo_json,
+    game_argument,
+    json_option,
+    pass_app,
+)
 from risk_cli.games import Version
 from risk_cli.turns import position, turn_option
 from risk_core import Board, load_board
@@ -411,7 +419,7 @@ def map_data(game_id: str, v: JsonDict, board: Board, move: JsonDict | None) -> 
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    type=OutputFile(),
     help="Write the picture to FILE.svg or FILE.png.",
 )
 @click.option("--text", "as_text", is_flag=True, help="Print the text board, even to a pipe.")

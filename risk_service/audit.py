@@ -165,7 +165,7 @@ def audit_game(
     if raw is not None:
         try:
             return audit(raw, game_id=game_id, parent_events=store_parent(service), progress=told)
-        except (_Undecodable, sqlite3.Error, msgspec.DecodeError):
+        except (_Undecodable, sqlite3.Error, msgspec.DecodeError, UnicodeDecodeError):
             told.again()
     return audit(
         lambda: service.iter_records(game_id, upto=upto),
@@ -253,7 +253,7 @@ def _decoded(record: Record) -> GameRecord:
         return record
     try:
         events = tuple(risk_core.decode_events(record.events))
-    except msgspec.DecodeError as e:  # ValidationError included
+    except (msgspec.DecodeError, UnicodeDecodeError) as e:  # ValidationError included
         raise _Undecodable(
             "bad_history", f"The record ending at version {record.version} does not decode: {e}"
         ) from None

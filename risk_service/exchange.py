@@ -60,6 +60,11 @@ FORMAT = "risk-export"
 FORMAT_VERSION = 1
 
 
+# What a line that is no JSON of ours raises when decoded: msgspec's error, or Python's for bytes
+# that are not UTF-8 (a string's bytes are checked as they are read).
+UNREADABLE = (msgspec.DecodeError, UnicodeDecodeError)
+
+
 class ExportHeader(msgspec.Struct, frozen=True):
     format: str
     version: int
@@ -193,7 +198,7 @@ class ExportReader:
         for n, line in enumerate(self._lines(read), start=2):
             try:
                 record = _record_decoder.decode(line)
-            except msgspec.DecodeError as e:
+            except UNREADABLE as e:
                 line_error = line_error or f"line {n} is not a record: {e}"
                 continue
             records.add(n, record)
@@ -217,7 +222,7 @@ class ExportReader:
         """The first record, decoded; None if there is none or it does not decode."""
         try:
             return _record_decoder.decode(next(self._lines(_Pass())))
-        except (StopIteration, msgspec.DecodeError):
+        except (StopIteration, *UNREADABLE):
             return None
 
     def records(self) -> Iterator[GameRecord]:
@@ -235,7 +240,7 @@ class ExportReader:
         try:
             for line in self._lines(read):
                 yield decode(line)
-        except msgspec.DecodeError:
+        except UNREADABLE:
             raise _bad("it changed while it was read") from None
         if read.digest() != self._body_digest:
             raise _bad("it changed while it was read")
@@ -288,7 +293,7 @@ def read_header(data: bytes | IO[bytes]) -> ExportHeader:
 def _header(line: bytes) -> ExportHeader:
     try:
         raw: Any = msgspec.json.decode(line)
-    except msgspec.DecodeError:
+    except UNREADABLE:
         raw = None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise _bad(f"it is not a game export (its first line is not a {FORMAT} header)")
@@ -378,6 +383,19 @@ def audit_export(
     )
     report.checks.insert(0, Check("digest", digest_ok, detail))
     report.ok = report.ok and digest_ok
+    started = reader.started
+    if started is not None and started.game_id and not reader.branch:
+        # As ``_check_named`` refuses an import: the header names the game the events were
+        # played as (a branch's events name its root: not compared).
+        named, played = reader.header.game_id, started.game_id
+        same = named == played
+        said = (
+            f"the header names game {named!r}, as its opening does"
+            if same
+            else f"the header names game {named!r}, but its events were played as {played!r}"
+        )
+        report.checks.append(Check("name", same, said))
+        report.ok = report.ok and same
     return report
 
 
@@ -498,7 +516,7 @@ def _import_in_one_pass(
             report = audit_writing(single, game_id=named, sink=writer, progress=told)
             if report is None or not report.ok or not single.checks_out(first, report.events):
                 raise _Undo
-    except (_Undo, RiskError, msgspec.DecodeError):
+    except (_Undo, RiskError, *UNREADABLE):
         return None
     assert writer.state is not None  # audit_writing ended the writer
     return Imported(

@@ -321,6 +321,45 @@ def test_import_refuses_tampered_files(risk: Run, game: str, tmp_path: Path) -> 
     assert out(risk, "games") == before
 
 
+def test_audit_of_a_file_checks_the_game_its_header_names(
+    risk: Run, game: str, tmp_path: Path
+) -> None:
+    """ENG-01: `audit --file` fails a file whose header names another game than the one its
+    events were played as (which `import` refuses, `game_id_mismatch`)."""
+    path = tmp_path / "g.jsonl"
+    risk("export", game, "-o", str(path))
+    header, _, body = path.read_bytes().partition(b"\n")
+    renamed = json.loads(header)
+    renamed["game_id"] = "someone-else"
+    forged = tmp_path / "renamed.jsonl"
+    forged.write_bytes(json.dumps(renamed).encode() + b"\n" + body)
+    report = json.loads(risk("audit", "--file", str(forged), "--json", code=1).stdout)
+    name = next(c for c in report["checks"] if c["name"] == "name")
+    assert not report["ok"] and not name["ok"] and repr(game) in name["detail"]
+    assert "[game_id_mismatch]" in error(risk, "import", str(forged))
+    ok = json.loads(risk("audit", "--file", str(path), "--json").stdout)
+    assert ok["ok"] and next(c for c in ok["checks"] if c["name"] == "name")["ok"]
+
+
+def test_bytes_that_are_not_utf8_are_a_bad_export(risk: Run, game: str, tmp_path: Path) -> None:
+    """An export with bytes that are not UTF-8 in a record or in its header: `import` and
+    `audit --file` say `bad_export` (no traceback), and nothing is stored."""
+    path = tmp_path / "g.jsonl"
+    risk("export", game, "-o", str(path))
+    header, _, body = path.read_bytes().partition(b"\n")
+    before = out(risk, "games")
+    for name, data in (
+        ("record", header + b"\n" + body.replace(b'"Ann"', b'"\xff\xfenn"', 1)),
+        ("header", header.replace(b'"', b'"\xff', 1) + b"\n" + body),
+    ):
+        bad = tmp_path / f"bad-{name}.jsonl"
+        bad.write_bytes(data)
+        for args in (("import", str(bad), "--id", "new"), ("audit", "--file", str(bad))):
+            said = error(risk, *args)
+            assert "[bad_export]" in said and "Traceback" not in said, (name, args, said)
+    assert out(risk, "games") == before
+
+
 @pytest.mark.parametrize("rules", ["napoleon-advanced", "classic"])
 def test_a_branch_at_a_turn_keeps_the_command_that_began_it(risk: Run, rules: str) -> None:
     """`branch --turn T` starts after the whole command that began turn T: in the advanced
@@ -332,3 +371,19 @@ def test_a_branch_at_a_turn_keeps_the_command_that_began_it(risk: Run, rules: st
     assert made["cut"] == 0
     replay = made["replay"]
     assert replay["stopped_at"] is None and replay["applied"] == replay["commands"]
+
+
+def test_writing_into_a_folder_that_does_not_exist_is_a_usage_error(
+    risk: Run, game: str, tmp_path: Path
+) -> None:
+    """`export`, `map` and `view --export` with `-o` in a missing folder: a usage error naming
+    the folder (status 2), where writing used to end in a traceback."""
+    missing = tmp_path / "nowhere"
+    for args in (
+        ("export", game, "-o", str(missing / "g.jsonl")),
+        ("map", game, "-o", str(missing / "m.svg")),
+        ("view", game, "--export", "-o", str(missing / "p.html")),
+    ):
+        said = error(risk, *args, code=2)
+        assert f"there is no folder '{missing}'" in said and "Traceback" not in said, args
+    assert not missing.exists()

@@ -424,3 +424,39 @@ def test_risk2008_two_capitals_on_one_territory_are_refused(risk: Run, tmp_path:
     }
     line = refused(risk, scenario(tmp_path, doc))
     assert f"two seats' capital on {ids[0]}" in line and "[bad_scenario]" in line
+
+
+@pytest.mark.parametrize(
+    ("family", "said"),
+    [
+        ({"vp": {"Ann": 10**7}}, "[family.vp]: 10000000 is out of range"),
+        (
+            {"missions": {"Ann": ["caporal_alpes"], "Bob": ["caporal_alpes"]}},
+            "mission 'caporal_alpes' listed twice",
+        ),
+        (
+            {"missions": {"Ann": ["caporal_alpes"]}, "done": {"Ann": ["caporal_alpes"]}},
+            "mission 'caporal_alpes' listed twice",
+        ),
+        (
+            {"missions": {"Ann": ["caporal_alpes", "caporal_12_territoires"]}},
+            "two of one rank",
+        ),
+        ({"captured_generals": {"Ann": {"Ann": 1}}}, "Ann holds its own"),
+    ],
+)
+def test_napoleon_advanced_family_errors(
+    risk: Run, tmp_path: Path, family: dict[str, Any], said: str
+) -> None:
+    """NAP-ADV-07 (one mission of each rank in hand, each card in one place), victory points and
+    captured generals in range: `bad_scenario` naming the fact."""
+    ids = [t.id for t in get_ruleset("napoleon-advanced").board.territories]
+    doc = {
+        "ruleset": "napoleon-advanced",
+        "players": ["Ann", "Bob", "Cy"],
+        "seed": 7,
+        "territories": {t: {"owner": i % 3, "armies": 2} for i, t in enumerate(ids)},
+        "family": family,
+    }
+    line = refused(risk, scenario(tmp_path, doc))
+    assert said in line and "[bad_scenario]" in line

@@ -224,6 +224,11 @@ def test_only_get_only_the_family_only_the_host(games: Games) -> None:
         assert server.get(f"/{games.finished}/secret")[0] == 404
         assert server.get(f"/{games.finished}", Host="evil.example:80")[0] == 403
         assert server.get(f"/{games.finished}/data.json?since=x")[0] == 400
+        # Digits of other scripts, and numbers int() will not read: 400, not a dropped request.
+        for odd in ("%C2%B2", "%D9%A1%D9%A0", "%EF%BC%95", "9" * 5000):
+            assert server.get(f"/{games.finished}/data.json?since={odd}")[0] == 400, odd
+            diff = f"/{games.finished}/diff.json?with={games.branch}&at={odd}"
+            assert server.get(diff)[0] == 400, odd
         status, headers, _ = server.get("/")
         assert status == 200  # urllib follows the redirect to the game's page
 

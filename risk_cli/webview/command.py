@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app
+from risk_cli.common import (
+    App,
+    OutputFile,
+    as_option,
+    echo_json,
+    game_argument,
+    json_option,
+    pass_app,
+)
 from risk_core import RiskError
 
 if TYPE_CHECKING:  # imported when the command runs: `risk --help` stays cheap
@@ -44,7 +52,7 @@ if TYPE_CHECKING:  # imported when the command runs: `risk --help` stays cheap
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    type=OutputFile(),
     help="With --export: the file to write.",
 )
 @json_option

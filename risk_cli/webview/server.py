@@ -186,4 +186,6 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def _number(text: str) -> int | None:
-    return int(text) if text.isdigit() else None
+    """A version or count in a query: ASCII digits, at most 12 of them (``str.isdigit`` takes
+    "²" and other scripts' digits, which ``int`` refuses or reads otherwise)."""
+    return int(text) if 0 < len(text) <= 12 and text.isascii() and text.isdigit() else None

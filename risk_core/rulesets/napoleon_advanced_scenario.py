@@ -77,6 +77,8 @@ def scenario_state(
     base = rs.new_family_state_for(n)
     vp = list(base.vp)
     for ref, v in table.get("vp", {}).items():
+        if not -(10**6) <= v <= 10**6:  # below 0 too: a ransom may give back VP (DEC-29)
+            raise SetupError("bad_scenario", f"[family.vp]: {v} is out of range.")
         vp[seat(ref)] = v
     epidemics = list(base.epidemics)
     for t, k in table.get("epidemics", {}).items():
@@ -98,6 +100,8 @@ def scenario_state(
         grid = [[0] * n for _ in range(n)]
         for owner, row in table.get(key, {}).items():
             for captor, k in row.items():
+                if seat(owner) == seat(captor) and k:
+                    raise SetupError("bad_scenario", f"[family.{key}]: {owner} holds its own.")
                 grid[seat(owner)][seat(captor)] = counts(k, key)
         captured[key] = tuple(tuple(r) for r in grid)
     known = {*rs.basic_missions, *rs.empire_missions}
@@ -109,7 +113,15 @@ def scenario_state(
             if bad:
                 raise SetupError("bad_scenario", f"[family.{key}]: unknown mission {bad[0]!r}.")
             target[seat(ref)] = tuple(ms)
-    used = {m for h in (*hands, *done) for m in h}
+    listed = [m for h in (*hands, *done) for m in h]
+    twice = sorted({m for m in listed if listed.count(m) > 1})
+    if twice:  # a mission card is in one hand, or accomplished once
+        raise SetupError("bad_scenario", f"[family]: mission {twice[0]!r} listed twice.")
+    for hand in hands:
+        ranks = [rs.mission_rank(m) for m in hand]
+        if len(set(ranks)) != len(ranks):  # NAP-ADV-07: one mission of each rank in hand
+            raise SetupError("bad_scenario", f"[family.missions]: two of one rank in {list(hand)}.")
+    used = set(listed)
     piles = tuple(
         tuple(m for m in sorted(known) if m not in used and rs.mission_rank(m) == rank)
         for rank in MISSION_RANKS
