@@ -412,18 +412,25 @@ def test_a_face_the_die_thrown_cannot_show_refuses_the_battle(risk: Run, tmp_pat
     assert out(risk, "show", gid)["version"] == before
 
 
-def test_risk2008_two_capitals_on_one_territory_are_refused(risk: Run, tmp_path: Path) -> None:
-    """R08-07: each player's capital building stands on a territory of its own."""
-    ids = [t.id for t in get_ruleset("risk2008").board.territories]
-    doc = {
-        "ruleset": "risk2008",
+def three_players(rules: str, family: dict[str, Any]) -> dict[str, Any]:
+    """A scenario of ``rules`` for Ann, Bob and Cy, every territory round-robin with 3 armies,
+    and the ``[family]`` table ``family``."""
+    ids = [t.id for t in get_ruleset(rules).board.territories]
+    return {
+        "ruleset": rules,
         "players": ["Ann", "Bob", "Cy"],
         "seed": 7,
         "territories": {t: {"owner": i % 3, "armies": 3} for i, t in enumerate(ids)},
-        "family": {"capitals": {"Ann": ids[0], "Bob": ids[0]}},
+        "family": family,
     }
+
+
+def test_risk2008_two_capitals_on_one_territory_are_refused(risk: Run, tmp_path: Path) -> None:
+    """R08-07: each player's capital building stands on a territory of its own."""
+    first = get_ruleset("risk2008").board.territories[0].id
+    doc = three_players("risk2008", {"capitals": {"Ann": first, "Bob": first}})
     line = refused(risk, scenario(tmp_path, doc))
-    assert f"two seats' capital on {ids[0]}" in line and "[bad_scenario]" in line
+    assert f"two seats' capital on {first}" in line and "[bad_scenario]" in line
 
 
 @pytest.mark.parametrize(
@@ -450,13 +457,6 @@ def test_napoleon_advanced_family_errors(
 ) -> None:
     """NAP-ADV-07 (one mission of each rank in hand, each card in one place), victory points and
     captured generals in range: `bad_scenario` naming the fact."""
-    ids = [t.id for t in get_ruleset("napoleon-advanced").board.territories]
-    doc = {
-        "ruleset": "napoleon-advanced",
-        "players": ["Ann", "Bob", "Cy"],
-        "seed": 7,
-        "territories": {t: {"owner": i % 3, "armies": 2} for i, t in enumerate(ids)},
-        "family": family,
-    }
+    doc = three_players("napoleon-advanced", family)
     line = refused(risk, scenario(tmp_path, doc))
     assert said in line and "[bad_scenario]" in line
