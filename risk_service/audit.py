@@ -214,13 +214,16 @@ def audit_writing(
     game_id: str,
     sink: Sink,
     progress: Progress,
+    parent_events: ParentEvents | None = None,
 ) -> AuditReport | None:
     """The one-pass audit (``_Auditor.run_once``), giving ``sink`` every record it accepts and
     the state it folds every ``sink.interval`` events, so that an import audits and writes in
     one pass: the report when the history checks out in that pass, else None (the caller
     undoes what the sink wrote and audits again with ``audit``, passing the same ``progress``).
+    ``parent_events``: a branch's parent, as for ``audit``.
     """
-    return _Auditor(records, None, game_id, None, progress, upcast=False, sink=sink).run_once()
+    auditor = _Auditor(records, None, game_id, parent_events, progress, upcast=False, sink=sink)
+    return auditor.run_once()
 
 
 class Progress:

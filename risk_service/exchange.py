@@ -52,6 +52,7 @@ from risk_service.audit import (
     RecordSource,
     audit,
     audit_writing,
+    store_parent,
 )
 from risk_service.records import RawRecord, line_decoder, line_fields_decoder
 from risk_service.store import GAME_ID, GameRecord, GameService, HistoryWriter, ServiceError
@@ -443,7 +444,11 @@ def import_game(
         try:
             with service.writing(target) as writer:
                 report = audit_writing(
-                    reader.raw_records, game_id=reader.header.game_id, sink=writer, progress=told
+                    reader.raw_records,
+                    game_id=reader.header.game_id,
+                    sink=writer,
+                    progress=told,
+                    parent_events=store_parent(service),
                 )
                 if report is None or not report.ok:
                     raise _Undo
@@ -463,7 +468,9 @@ def import_game(
         # Upcasters rewrite whole histories: such a file is read whole (none exists today).
         pinned = versions.pinned(list(reader.records()), reader.header.game_id)
         source = checked = lambda: pinned  # noqa: E731
-    report = audit(checked, game_id=reader.header.game_id, progress=told)
+    report = audit(
+        checked, game_id=reader.header.game_id, parent_events=store_parent(service), progress=told
+    )
     if not report.ok:
         d = report.divergence
         where = (
@@ -513,7 +520,13 @@ def _import_in_one_pass(
             return None
         with service.writing(target) as writer:
             single.writer = writer
-            report = audit_writing(single, game_id=named, sink=writer, progress=told)
+            report = audit_writing(
+                single,
+                game_id=named,
+                sink=writer,
+                progress=told,
+                parent_events=store_parent(service),
+            )
             if report is None or not report.ok or not single.checks_out(first, report.events):
                 raise _Undo
     except (_Undo, RiskError, *UNREADABLE):

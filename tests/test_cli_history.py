@@ -387,3 +387,28 @@ def test_writing_into_a_folder_that_does_not_exist_is_a_usage_error(
         said = error(risk, *args, code=2)
         assert f"there is no folder '{missing}'" in said and "Traceback" not in said, args
     assert not missing.exists()
+
+
+def test_a_branch_imported_beside_another_game_of_its_parents_name_is_refused(
+    risk: Run, game: str, tmp_path: Path
+) -> None:
+    """ENG-01: importing a branch's export audits its copied events against the parent when
+    a game of the parent's name is in the store: an unrelated game of that name refuses the
+    import (`bad_export`, nothing stored) where the branch used to be hung on it; without one
+    the branch is imported alone, and beside its true parent it checks out."""
+    risk("branch", game, "--at", "100", "--id", "b1")
+    branch_file, other_file = tmp_path / "b1.jsonl", tmp_path / "other.jsonl"
+    risk("export", "b1", "-o", str(branch_file))
+    other = out(risk, "demo", "--seed", "9", "--players", "3")["game_id"]
+    risk("export", other, "-o", str(other_file))
+    elsewhere = f"sqlite:///{tmp_path / 'elsewhere.db'}"
+    risk("--store", elsewhere, "import", str(other_file), "--id", game)  # the parent's name
+    said = error(risk, "--store", elsewhere, "import", str(branch_file))
+    assert "[bad_export]" in said and "parent" in said
+    assert [g["game_id"] for g in out(risk, "--store", elsewhere, "games")] == [game]
+    alone = f"sqlite:///{tmp_path / 'alone.db'}"
+    assert out(risk, "--store", alone, "import", str(branch_file))["game_id"] == "b1"
+    twin = f"sqlite:///{tmp_path / 'twin.db'}"
+    risk("export", game, "-o", str(tmp_path / "parent.jsonl"))
+    risk("--store", twin, "import", str(tmp_path / "parent.jsonl"))
+    assert out(risk, "--store", twin, "import", str(branch_file))["game_id"] == "b1"
