@@ -24,6 +24,8 @@ import os
 import struct
 from collections.abc import Callable, Sequence
 
+from risk_core.errors import RuleError
+
 M64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 _D6_LIMIT = (1 << 64) - ((1 << 64) % 6)  # rejection bound for a d6
@@ -228,8 +230,6 @@ class Rng:
         if self.scripted < len(self.script):
             face = self.script[self.scripted]
             if face > sides:  # the command is refused, the script left as it was
-                from risk_core.errors import RuleError
-
                 raise RuleError(
                     "bad_script",
                     f"The dice script's next face, {face}, is more than a d{sides} can show.",

@@ -59,6 +59,22 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+def check_player_names(names: Sequence[str]) -> None:
+    """Refuse (``SetupError("bad_players")``) a name ``name_problem`` finds wrong, or one given
+    twice."""
+    for name in names:
+        problem = name_problem(name)
+        if problem is not None:
+            raise SetupError("bad_players", f"The player name {name!r} {problem}.")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise SetupError(
+            "bad_players",
+            f"Player names must be distinct: {', '.join(map(repr, twice))} given twice "
+            "(for one player on several seats, give each seat a name and --commander).",
+        )
+
+
 def check_commanders(seats: Sequence[SeatInfo]) -> None:
     """Refuse (``SetupError("bad_commander")``) commanders outside the model above."""
     spelt: dict[str, str] = {}

@@ -77,7 +77,7 @@ from risk_core.rulesets.base import RuleSet
 from risk_service import read_sqlite, versions
 from risk_service import store as game_store
 from risk_service.history import reseed_commitment
-from risk_service.records import RawRecord
+from risk_service.records import UNREADABLE, RawRecord
 from risk_service.store import GameRecord, GameService
 
 JsonDict = dict[str, Any]
@@ -165,7 +165,7 @@ def audit_game(
     if raw is not None:
         try:
             return audit(raw, game_id=game_id, parent_events=store_parent(service), progress=told)
-        except (_Undecodable, sqlite3.Error, msgspec.DecodeError, UnicodeDecodeError):
+        except (_Undecodable, sqlite3.Error, *UNREADABLE):
             told.again()
     return audit(
         lambda: service.iter_records(game_id, upto=upto),
@@ -256,7 +256,7 @@ def _decoded(record: Record) -> GameRecord:
         return record
     try:
         events = tuple(risk_core.decode_events(record.events))
-    except (msgspec.DecodeError, UnicodeDecodeError) as e:  # ValidationError included
+    except UNREADABLE as e:  # ValidationError included
         raise _Undecodable(
             "bad_history", f"The record ending at version {record.version} does not decode: {e}"
         ) from None

@@ -54,16 +54,11 @@ from risk_service.audit import (
     audit_writing,
     store_parent,
 )
-from risk_service.records import RawRecord, line_decoder, line_fields_decoder
+from risk_service.records import UNREADABLE, RawRecord, line_decoder, line_fields_decoder
 from risk_service.store import GAME_ID, GameRecord, GameService, HistoryWriter, ServiceError
 
 FORMAT = "risk-export"
 FORMAT_VERSION = 1
-
-
-# What a line that is no JSON of ours raises when decoded: msgspec's error, or Python's for bytes
-# that are not UTF-8 (a string's bytes are checked as they are read).
-UNREADABLE = (msgspec.DecodeError, UnicodeDecodeError)
 
 
 class ExportHeader(msgspec.Struct, frozen=True):

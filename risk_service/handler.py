@@ -801,25 +801,35 @@ class Handler:
         """Public facts only: no token is needed (ENG-07 holds: dice and branches are public,
         and a game's hidden parts are exported only once it is over)."""
         gid = request.game_id
-        state = self._state(gid)
-        if state is None:  # said here: the store's own message names where it is kept
-            raise ServiceError("unknown_game", f"There is no game '{gid}'.")
         data: Any
-        if request.what == "stats":
-            data = history.luck(self.service, gid, request.upto)
-        elif request.what == "lineage":
-            data = history.lineage(self.service, gid)
-        else:
-            if state.phase != "over":
-                raise RiskError(
-                    "game_not_over",
-                    f"Game {gid} is not over: its export would show hidden cards, missions and "
-                    "dice to come.",
-                )
-            data = export_game(self.service, gid).decode()
+        try:
+            if request.what == "stats":
+                data = history.luck(self.service, gid, request.upto)
+            elif request.what == "lineage":
+                data = history.lineage(self.service, gid)
+            else:
+                data = self._export(gid)
+        except ServiceError as e:
+            if e.code != "unknown_game":
+                raise
+            # Said again: the store's own message names where it is kept.
+            raise ServiceError("unknown_game", f"There is no game '{gid}'.") from None
         return Reply(
             request_id=request.request_id, ok=True, game_id=gid, data=msgspec.to_builtins(data)
         )
+
+    def _export(self, gid: str) -> str:
+        """The finished game's export (``game_not_over`` before: it shows every secret)."""
+        state = self._state(gid)
+        if state is None:
+            raise ServiceError("unknown_game", f"There is no game '{gid}'.")
+        if state.phase != "over":
+            raise RiskError(
+                "game_not_over",
+                f"Game {gid} is not over: its export would show hidden cards, missions and "
+                "dice to come.",
+            )
+        return export_game(self.service, gid).decode()
 
 
 class _Recorded(Reply, kw_only=True, omit_defaults=True):

@@ -20,6 +20,10 @@ from risk_core import model
 from risk_core.model import Command
 from risk_core.rulesets import names as ruleset_names
 
+# What decoding a line that is no record of ours raises: msgspec's error, or Python's for bytes
+# that are not UTF-8 (a string's bytes are checked as they are read).
+UNREADABLE = (msgspec.DecodeError, UnicodeDecodeError)
+
 
 class RawRecord(msgspec.Struct, gc=False):
     """One record: ``version`` after it, its ``command`` (None: the opening or a branch point)

@@ -221,20 +221,29 @@ def _postgres(url: str) -> StoreConfig:
     )
 
 
+def postgres_connect(env: dict[str, str], **options: Any) -> Any:
+    """A psycopg connection of its own to the database of a store's ``env`` (``parse_store``),
+    outside the library's pool; ``options`` go to ``psycopg.connect``."""
+    import psycopg
+
+    return psycopg.connect(
+        host=env["POSTGRES_HOST"],
+        port=int(env["POSTGRES_PORT"]),
+        user=env["POSTGRES_USER"],
+        password=env["POSTGRES_PASSWORD"] or None,
+        dbname=env["POSTGRES_DBNAME"],
+        connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5),
+        **options,
+    )
+
+
 def postgres_failure(env: dict[str, str]) -> str:
     """Why the PostgreSQL server of a store's ``env`` refuses a connection, from one direct
     attempt ("" if it connects): its connection pool, waiting for one, only says it waited."""
     import psycopg
 
     try:
-        psycopg.connect(
-            host=env["POSTGRES_HOST"],
-            port=int(env["POSTGRES_PORT"]),
-            user=env["POSTGRES_USER"],
-            password=env["POSTGRES_PASSWORD"] or None,
-            dbname=env["POSTGRES_DBNAME"],
-            connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT") or 5),
-        ).close()
+        postgres_connect(env).close()
     except psycopg.Error as e:
         # "connection failed: connection to server at …, port … failed: FATAL:  database …"
         return " ".join(str(e).split()).removeprefix("connection failed: ")

@@ -73,7 +73,7 @@ from risk_core import bots  # noqa: E402
 from risk_service.client import ServiceClient, new_request_id  # noqa: E402
 from risk_service.protocol import CommandRequest  # noqa: E402
 from risk_service.redis_server import RedisServer  # noqa: E402
-from risk_service.stores import parse_store  # noqa: E402
+from risk_service.stores import parse_store, postgres_connect  # noqa: E402
 from tests.servicekit import seated, spawn_worker, stop_process  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -166,17 +166,7 @@ class LockWatch:
     )
 
     def __init__(self, url: str) -> None:
-        import psycopg
-
-        env = parse_store(url).env
-        self._conn = psycopg.connect(
-            host=env["POSTGRES_HOST"],
-            port=int(env["POSTGRES_PORT"]),
-            user=env["POSTGRES_USER"],
-            password=env["POSTGRES_PASSWORD"] or None,
-            dbname=env["POSTGRES_DBNAME"],
-            autocommit=True,
-        )
+        self._conn = postgres_connect(parse_store(url).env, autocommit=True)
         self.samples = 0
         self.waiting = 0
         self.kinds: Counter[str] = Counter()

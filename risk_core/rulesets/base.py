@@ -88,7 +88,7 @@ from risk_core.model import (
     unshare,
 )
 from risk_core.rng import Rng, d6_throw, highest_first, seed_commitment
-from risk_core.seats import check_commanders, name_problem
+from risk_core.seats import check_commanders, check_player_names
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "purple")
 ENGINE_VERSION = "0.2.0"
@@ -747,18 +747,7 @@ class RuleSet:
             else msgspec.structs.replace(p, colour=COLOURS[i])
             for i, p in enumerate(players)
         ]
-        names = [s.name for s in seats]
-        for name in names:
-            problem = name_problem(name)
-            if problem is not None:
-                raise SetupError("bad_players", f"The player name {name!r} {problem}.")
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise SetupError(
-                "bad_players",
-                f"Player names must be distinct: {', '.join(map(repr, twice))} given twice "
-                "(for one player on several seats, give each seat a name and --commander).",
-            )
+        check_player_names([s.name for s in seats])
         check_commanders(seats)  # one player may command several seats
         return seats
 

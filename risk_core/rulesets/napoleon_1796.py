@@ -121,7 +121,7 @@ from risk_core.rulesets.napoleon_independents import (
     ReinforceAlly,
     StatusRolled,
 )
-from risk_core.seats import name_problem
+from risk_core.seats import check_player_names
 
 # The advanced game's decisions that hold in the campaign (its length, the Capitals option
 # and its bonus are the campaign's own: NAP-CAMP-05/07).
@@ -197,10 +197,7 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
         if len(players) != 2:
             raise SetupError("bad_players", "The 1796 campaign is for 2 players.")
         given = [p if isinstance(p, SeatInfo) else SeatInfo(name=p, colour="") for p in players]
-        for seat in given:  # as ``RuleSet.seats_for`` checks them
-            problem = name_problem(seat.name)
-            if problem is not None:
-                raise SetupError("bad_players", f"The player name {seat.name!r} {problem}.")
+        check_player_names([seat.name for seat in given])  # as ``RuleSet.seats_for`` does
         seats = camp.campaign_seats(self.board, given[0].name, given[1].name)
         out = []
         for s in seats:
