@@ -311,6 +311,33 @@ def _range(span: list[int]) -> str:
     return str(span[0]) if span[0] == span[1] else f"{span[0]}-{span[1]}"
 
 
+def _counted(span: list[int], one: str, many: str) -> str:
+    """A range of a counted thing: "1 die", "1-3 dice", "2 armies"."""
+    return f"{_range(span)} {one if span[1] == 1 else many}"
+
+
+FAMILY_SHOWN = 8  # a family command's entries listed by `risk moves` before "… (N in all)"
+
+
+def _fields_text(board: Board, fields: JsonDict) -> str:
+    """A family command's fields for a reader: territories and sea zones by name, a counted
+    field's range as "low-high"."""
+    zones = {z.id: z.name_en for z in board.sea_zones}
+
+    def place(v: str) -> str:
+        return board.name(board.index[v]) if v in board.index else zones.get(v, v)
+
+    def value(v: Any) -> str:
+        if isinstance(v, list) and len(v) == 2 and all(type(x) is int for x in v):
+            return _range(v)
+        if isinstance(v, str):  # a territory, a sea zone, or "from>to" (an epidemic's move)
+            return " > ".join(place(part) for part in v.split(">"))
+        return str(v)
+
+    shown = [f"{k} {value(v)}" for k, v in fields.items() if v != ""]  # "": none given
+    return ", ".join(shown) or "(no arguments)"
+
+
 def moves_text(board: Board, g: JsonDict) -> list[str]:
 
     def name(tid: str) -> str:
@@ -321,21 +348,21 @@ def moves_text(board: Board, g: JsonDict) -> list[str]:
     for t, span in g["place"].items():
         by_range[_range(span)].append(name(t))
     lines += [f"  place {r}: {', '.join(ts)}" for r, ts in by_range.items()]
-    for verb, unit in (("attack", "dice"), ("fortify", "armies")):
+    for verb, one, many in (("attack", "die", "dice"), ("fortify", "army", "armies")):
         if g[verb]:
             lines.append(f"  {verb}:")
         for o, targets in g[verb].items():
-            lines += [f"    {name(o)} → {name(t)}: {_range(s)} {unit}" for t, s in targets.items()]
+            lines += [
+                f"    {name(o)} → {name(t)}: {_counted(s, one, many)}" for t, s in targets.items()
+            ]
     if g["defend"]:
-        lines.append(f"  defend with {_range(g['defend'])} dice")
+        lines.append(f"  defend with {_counted(g['defend'], 'die', 'dice')}")
     if g["occupy"]:
-        lines.append(f"  occupy with {_range(g['occupy'])} armies")
+        lines.append(f"  occupy with {_counted(g['occupy'], 'army', 'armies')}")
     for kind, items in g["other"].items():
-        shown = "; ".join(
-            ", ".join(f"{k}={v}" for k, v in item.items()) or "(no arguments)" for item in items[:5]
-        )
-        more = f" … ({len(items)} in all)" if len(items) > 5 else ""
-        lines.append(f"  {kind}: {shown}{more}")
+        shown = "; ".join(_fields_text(board, item) for item in items[:FAMILY_SHOWN])
+        more = f" … ({len(items)} in all)" if len(items) > FAMILY_SHOWN else ""
+        lines.append(f"  {kind.replace('_', '-')}: {shown}{more}")
     if g["end"]:
         lines.append("  end the turn")
     return lines

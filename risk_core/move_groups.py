@@ -35,7 +35,8 @@ def _span(counts: Iterable[int]) -> list[int]:
 def grouped_moves(state: GameState, moves: list[LegalMove]) -> JsonDict:
     """``legal_moves`` grouped: trades as card lists, placements as territories with a
     count range, attacks as origin → targets with dice, fortify as origin → targets with count
-    ranges, defend / occupy as ranges, end, and any family command by its type.
+    ranges, defend / occupy as ranges, end, and any family command by its type (its fields,
+    a counted field as its ``[low, high]`` range).
 
     Each entry's count range is read as it is, never expanded, so this costs what the choices
     of territory and card cost, however many armies are on the board (issue 14)."""
@@ -68,10 +69,12 @@ def grouped_moves(state: GameState, moves: list[LegalMove]) -> JsonDict:
         elif isinstance(cmd, EndTurn):
             end = True
         else:
-            for one in move.commands():
-                fields = msgspec.to_builtins(one)
-                fields.pop("seat", None)
-                other[str(fields.pop("type"))].append(fields)
+            # A family command as its fields; a counted one's count as its [low, high] range.
+            fields = msgspec.to_builtins(cmd)
+            fields.pop("seat", None)
+            if move.field is not None:
+                fields[move.field] = [move.low, move.high]
+            other[str(fields.pop("type"))].append(fields)
     nested = {"attack": attack, "fortify": fortify}
     return {
         "trade": trades,

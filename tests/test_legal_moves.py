@@ -9,6 +9,7 @@ of that kind, then a count.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import msgspec
 import pytest
@@ -65,6 +66,35 @@ def test_legal_moves_expand_to_legal_commands(ruleset: str, players: int) -> Non
         assert "ally_place" in phases
     over = rc.replay(self_play(opening, seed=1)[1])
     assert over.phase == "over" and legal_moves(over) == [] == rc.legal_commands(over)
+
+
+@pytest.mark.parametrize(("ruleset", "players"), RULESETS)
+def test_every_count_range_is_exact(ruleset: str, players: int) -> None:
+    """issue 14: each entry's lowest and highest count are accepted by ``decide`` and the
+    counts just outside its range are refused, in every rule set (NAP-ADV-22's conversions
+    into ships, NAP-ADV-39's maneuvers and DEC-23's leading generals among them), so that
+    `risk moves` and the random player offer every count a command may take, and no other."""
+    seats = [rc.SeatInfo(name=f"P{i}", colour=COLOURS[i], policy="ask") for i in range(players)]
+    opening = rc.start(ruleset, seats, seed=7)
+    commands, _ = self_play(opening, level="random", seed=4, max_turns=30)
+    state = rc.replay(opening)
+    checked: Counter[str] = Counter()
+    for i, cmd in enumerate(commands):
+        if i % 3 == 0:
+            for move in legal_moves(state):
+                if move.field is None:
+                    continue
+                for inside in (move.low, move.high):
+                    rc.decide(state, msgspec.structs.replace(move.command, **{move.field: inside}))
+                for outside in (move.low - 1, move.high + 1):
+                    wrong = msgspec.structs.replace(move.command, **{move.field: outside})
+                    with pytest.raises(rc.RuleError):
+                        rc.decide(state, wrong)
+                checked[type(move.command).__name__] += 1
+        rc.apply_in_place(state, rc.decide(state, cmd))
+    assert checked["Place"] and checked["Attack"], checked
+    if ruleset.startswith("napoleon-advanced"):
+        assert {"Convert", "MoveGeneral", "Lead"} <= set(checked), checked
 
 
 def test_legal_moves_do_not_grow_with_the_armies() -> None:
@@ -154,18 +184,45 @@ def test_family_commands_are_compacted_in_order() -> None:
     assert expanded(moves) == cmds
 
 
-@pytest.mark.parametrize("ruleset", ["classic", "napoleon-2p", "risk2008"])
+@pytest.mark.parametrize("ruleset", ["classic", "napoleon-2p", "risk2008", "napoleon-advanced"])
 def test_risk_moves_reads_ranges_as_it_read_every_count(ruleset: str) -> None:
-    """issue 14: ``risk moves`` groups ``legal_moves`` into what it showed from every command."""
+    """issue 14: ``risk moves`` groups ``legal_moves`` into what it showed from every command;
+    a family command keeps its count as a range (``[low, high]``) where each count was one
+    entry."""
     info = INFOS[ruleset]
     opening = rc.start(ruleset, [f"P{i}" for i in range(info.min_players)], seed=8)
     commands, _ = self_play(opening, level="random", seed=2, max_turns=25)
     state = rc.replay(opening)
+    ranged = 0
     for i, cmd in enumerate(commands):
         if i % 5 == 0:
+            moves = legal_moves(state)
             one_by_one = [LegalMove(command=c) for c in rc.legal_commands(state)]
-            assert grouped_moves(state, legal_moves(state)) == grouped_moves(state, one_by_one)
+            runs = grouped_moves(state, moves)
+            ranged += sum(m.field is not None for m in moves if "other" in _group_of(runs, m))
+            runs["other"] = {k: _each_count(v) for k, v in runs["other"].items()}
+            assert runs == grouped_moves(state, one_by_one)
         rc.apply_in_place(state, rc.decide(state, cmd))
+    assert ruleset != "napoleon-advanced" or ranged, "no ranged family command was seen"
+
+
+def _group_of(groups: dict[str, Any], move: LegalMove) -> str:
+    """ "other" when ``move`` is a family command (listed by its type), else "core"."""
+    return "other" if move.command.__struct_config__.tag in groups["other"] else "core"
+
+
+def _each_count(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Family entries with each ``[low, high]`` range expanded to one entry per count."""
+    out: list[dict[str, Any]] = []
+    for entry in entries:
+        spans = [k for k, v in entry.items() if isinstance(v, list)]
+        if not spans:
+            out.append(entry)
+            continue
+        (field,) = spans
+        low, high = entry[field]
+        out += [{**entry, field: n} for n in range(low, high + 1)]
+    return out
 
 
 def test_no_moves_are_the_groups_of_none() -> None:

@@ -373,6 +373,63 @@ def test_nap_adv_39_naval_and_admiral_maneuvers(tmp_path: Path) -> None:
     assert f.admirals[T_ZONE("mer_baltique")][0] == 1 and f.ships[T_ZONE("mer_baltique")][0] == 4
 
 
+def test_nap_adv_39_moves_lists_every_count_of_each_maneuver(risk: Run, tmp_path: Path) -> None:
+    """NAP-ADV-39 (DEC-23, DEC-25): `risk moves` lists each maneuver with the counts it may
+    take — the general with 0 to the regiments that were with it, the fleet leaving 1 ship,
+    the admiral with the ships that were with it, the generals that may lead — and the
+    highest of each is accepted, one more refused."""
+    table = {
+        "generals": {"aquitaine": 1},
+        "ships": {"mer_du_nord": {"Ann": 4}, "mer_baltique": {"Ann": 1}},
+        "admirals": {"mer_du_nord": {"Ann": 1}},
+    }
+    game = cli_game(
+        risk,
+        tmp_path,
+        **position(FR[:8], family=table),
+        armies={"aquitaine": 3, "bretagne": 1},
+        phase="attack",
+    )
+    other = out(risk, "moves", game)["moves"]["other"]
+    general = {(m["origin"], m["target"]): m["count"] for m in other["move_general"]}
+    assert general[("aquitaine", "bretagne")] == [0, 2]
+    assert other["move_fleet"] == [
+        {"origin": "mer_du_nord", "target": "mer_baltique", "ships": [1, 3]}
+    ]
+    assert other["move_admiral"] == [
+        {"origin": "mer_du_nord", "target": "mer_baltique", "ships": [0, 3]}
+    ]
+    assert other["lead"] == [{"origin": "aquitaine", "generals": [0, 1]}]
+    text = risk("moves", game).stdout
+    assert "origin Aquitaine, target Brittany, count 0-2" in text
+    assert "move-fleet: origin North Sea, target Baltic Sea, ships 1-3" in text
+    assert error(risk, "move-fleet", game, "mer_du_nord", "mer_baltique", "4") == (
+        "not_enough_ships"
+    )
+    risk("move-fleet", game, "mer_du_nord", "mer_baltique", "3")
+    assert error(risk, "move-general", game, "aquitaine", "bretagne", "3") == "not_enough_armies"
+    risk("move-general", game, "aquitaine", "bretagne", "2")
+    assert view(risk, game)["territories"]["bretagne"]["armies"] == 3
+
+
+def test_nap_adv_22_moves_lists_conversions_into_any_number_of_ships(
+    risk: Run, tmp_path: Path
+) -> None:
+    """NAP-ADV-22: `risk moves` offers 1 to the whole reserve as ships in each zone touching
+    the seat's territories, and one regiment into a general or a fortification."""
+    game = cli_game(risk, tmp_path, **position(FR[:8]))
+    reserve = view(risk, game)["reserve"]
+    converts = out(risk, "moves", game)["moves"]["other"]["convert"]
+    ships = [c for c in converts if c["kind"] == "ship"]
+    assert ships and all(c["count"] == [1, reserve] for c in ships)
+    assert {c["kind"] for c in converts} >= {"ship", "general", "fortification"}
+    assert all(c["count"] == 1 for c in converts if c["kind"] != "ship")
+    zone = ships[0]["where"]
+    assert error(risk, "convert", game, "ship", zone, str(reserve + 1)) == "not_enough_armies"
+    risk("convert", game, "ship", zone, str(reserve))
+    assert view(risk, game)["reserve"] == 0
+
+
 def test_dec_25_naval_maneuver_may_empty_a_zone(tmp_path: Path) -> None:
     """DEC-25 option naval_leave_one=false: the naval maneuver may take every ship."""
     table = {"ships": {"mer_du_nord": {"Ann": 2}, "mer_baltique": {"Ann": 1}}}

@@ -28,7 +28,7 @@ naval battle throws the most dice; the captor's ransom regiment goes on his larg
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
 import msgspec
@@ -50,6 +50,7 @@ from risk_core.model import (
     GameStarted,
     GameState,
     GameWon,
+    LegalMove,
     OptionValue,
     PendingAttack,
     Place,
@@ -1426,33 +1427,43 @@ class NapoleonAdvanced(Napoleon):
             if kind == "general" or tid not in forts:
                 yield PlacePiece(seat=seat, kind=kind, territory=tid)  # type: ignore[arg-type]
 
-    def _legal_reinforce_adv(self, state: GameState, seat: Seat) -> Iterator[Command]:
-        yield from self._legal_reinforce(state, seat)
+    # The family's reinforcement and attack phases list their moves as runs (``LegalMove``:
+    # a count as a range, as the core's do) and their commands by expanding the runs, so that
+    # ``risk moves`` and the random player see every count a conversion or a maneuver allows.
+    def _moves_reinforce_adv(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        yield from self._moves_reinforce(state, seat)
         if state.phase != "reinforce" or self.must_trade(state, seat) or state.reserve < 1:
             return
         yield from self.conversions(state, seat)
-        yield from self.card_plays(state, seat)
+        yield from _singles(self.card_plays(state, seat))
         fam = adv(state)
         for kind, table in (("general", fam.captured_generals), ("admiral", fam.captured_admirals)):
             if self.stock(state, seat, kind) == 0:
                 for captor, n in enumerate(table[seat]):
                     if n:
-                        yield Ransom(seat=seat, kind=kind, captor=captor)  # type: ignore[arg-type]
+                        ransom = Ransom(seat=seat, kind=kind, captor=captor)  # type: ignore[arg-type]
+                        yield LegalMove(command=ransom)
 
-    def conversions(self, state: GameState, seat: Seat) -> Iterator[Command]:
+    def _legal_reinforce_adv(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        return _expanded(self._moves_reinforce_adv(state, seat))
+
+    def conversions(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        """NAP-ADV-22: any number of the reserve into ships, one regiment into anything else."""
         fam = adv(state)
         ids = self.board.territories
         for z in nar.build_zones(self.board, state.owner, seat):
-            yield Convert(seat=seat, kind="ship", where=z)
+            ships = Convert(seat=seat, kind="ship", where=z)
+            yield LegalMove(command=ships, field="count", low=1, high=state.reserve)
             i = self.zone_index[z]
             if fam.ships[i][seat] and self.stock(state, seat, "admiral") > 0:
-                yield Convert(seat=seat, kind="admiral", where=z)
+                yield LegalMove(command=Convert(seat=seat, kind="admiral", where=z))
         free = self.forts_free(state)
         for t in self.territories_of(state, seat):
             if self.stock(state, seat, "general") > 0:
-                yield Convert(seat=seat, kind="general", where=ids[t].id)
+                yield LegalMove(command=Convert(seat=seat, kind="general", where=ids[t].id))
             if ids[t].id not in fam.forts and not fam.epidemics[t] and (free is None or free > 0):
-                yield Convert(seat=seat, kind="fortification", where=ids[t].id)
+                fort = Convert(seat=seat, kind="fortification", where=ids[t].id)
+                yield LegalMove(command=fort)
 
     def card_plays(self, state: GameState, seat: Seat) -> Iterator[Command]:
         """Cards ``seat`` may play now, with a first valid target each."""
@@ -1488,30 +1499,35 @@ class NapoleonAdvanced(Napoleon):
                 continue
             yield cmd
 
-    def _legal_attack_adv(self, state: GameState, seat: Seat) -> Iterator[Command]:
+    def _moves_attack_adv(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
         fam = adv(state)
         if fam.forced:
             for z in fam.forced:
                 if fam.ships[self.zone_index[z]][seat]:
-                    yield NavalAttack(seat=seat, origin=z, target=z)
+                    yield LegalMove(command=NavalAttack(seat=seat, origin=z, target=z))
             return
         if not fam.maneuvering:
             if state.may_trade:
-                yield from self._legal_trades(state, seat)
+                yield from _singles(self._legal_trades(state, seat))
             if not fam.land_started:
-                yield from self.naval_options(state, seat)
+                yield from _singles(self.naval_options(state, seat))
+            ids = self.board.territories
             if state.options.get("general_model", "commit") == "commit":
-                ids_ = self.board.territories
                 for t in self.territories_of(state, seat):
                     if fam.generals[t]:
-                        yield Lead(seat=seat, origin=ids_[t].id, generals=0)
-            ids = self.board.territories
+                        lead = Lead(seat=seat, origin=ids[t].id, generals=0)
+                        yield LegalMove(command=lead, field="generals", low=0, high=fam.generals[t])
             for o, t in self.attack_options(state, seat):
-                for d in range(1, min(self.attack_dice_max, state.armies[o] - 1) + 1):
-                    yield Attack(seat=seat, origin=ids[o].id, target=ids[t].id, dice=d)
+                most = min(self.attack_dice_max, state.armies[o] - 1)
+                if most >= 1:
+                    attack = Attack(seat=seat, origin=ids[o].id, target=ids[t].id, dice=1)
+                    yield LegalMove(command=attack, field="dice", low=1, high=most)
         yield from self.maneuver_options(state, seat)
-        yield from self.card_plays(state, seat)
-        yield EndTurn(seat=seat)
+        yield from _singles(self.card_plays(state, seat))
+        yield LegalMove(command=EndTurn(seat=seat))
+
+    def _legal_attack_adv(self, state: GameState, seat: Seat) -> Iterator[Command]:
+        return _expanded(self._moves_attack_adv(state, seat))
 
     def naval_options(self, state: GameState, seat: Seat) -> Iterator[NavalAttack]:
         fam = adv(state)
@@ -1523,30 +1539,47 @@ class NapoleonAdvanced(Napoleon):
                 if not fam.ships[self.zone_index[n]][seat]:
                     yield NavalAttack(seat=seat, origin=z, target=n, dice=min(3, own - 1))
 
-    def maneuver_options(self, state: GameState, seat: Seat) -> Iterator[Command]:
+    def maneuver_options(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        """NAP-ADV-39 (DEC-25): the land, general, naval and admiral maneuvers, each with the
+        counts ``_fortify``, ``_move_general``, ``_move_fleet`` and ``_move_admiral`` accept."""
         fam = adv(state)
         ids = self.board.territories
         if fam.land_moves > 0:
             for o, t in self.fortify_options(state, seat):
-                yield Fortify(seat=seat, origin=ids[o].id, target=ids[t].id, count=1)
+                move = Fortify(seat=seat, origin=ids[o].id, target=ids[t].id, count=1)
+                yield LegalMove(command=move, field="count", low=1, high=state.armies[o] - 1)
         for o in self.territories_of(state, seat):
             fresh = fam.fresh_generals[o] if fam.maneuvering else fam.generals[o]
             if fresh < 1:
                 continue
+            start = fam.start_units[o] if fam.maneuvering else state.armies[o]
+            most = max(0, min(start, state.armies[o] - 1))
             for t in sorted(self.connected_own(state, seat, o) - {o}):
-                yield MoveGeneral(seat=seat, origin=ids[o].id, target=ids[t].id, count=0)
+                general = MoveGeneral(seat=seat, origin=ids[o].id, target=ids[t].id, count=0)
+                yield LegalMove(command=general, field="count", low=0, high=most)
         held = self.held_zones(state, seat)
+        keep = 1 if state.options.get("naval_leave_one", True) else 0
         for z in held:
             i = self.zone_index[z]
+            ships = fam.ships[i][seat]
+            fleet_most = ships - keep - (1 if fam.admirals[i][seat] and not keep else 0)
+            fresh = fam.fresh_admirals[i] if fam.maneuvering else fam.admirals[i][seat]
+            start = fam.start_ships[i] if fam.maneuvering else ships
+            # An admiral left behind keeps a ship with it; the zone stays yours (1 ship).
+            stays = 1 if fam.admirals[i][seat] > 1 else 0
+            with_admiral = min(start, ships - stays, ships - 1)
             for other in held:
                 j = self.zone_index[other]
                 if i == j or not self.zones_connected(state, seat, i, j):
                     continue
-                if not fam.naval_moved and fam.ships[i][seat] >= 2:
-                    yield MoveFleet(seat=seat, origin=z, target=other, ships=1)
-                fresh = fam.fresh_admirals[i] if fam.maneuvering else fam.admirals[i][seat]
-                if fresh >= 1:
-                    yield MoveAdmiral(seat=seat, origin=z, target=other, ships=0)
+                if not fam.naval_moved and fleet_most >= 1:
+                    fleet = MoveFleet(seat=seat, origin=z, target=other, ships=1)
+                    yield LegalMove(command=fleet, field="ships", low=1, high=fleet_most)
+                if fresh >= 1 and fam.admirals[i][seat] >= 1:
+                    admiral = MoveAdmiral(seat=seat, origin=z, target=other, ships=0)
+                    yield LegalMove(
+                        command=admiral, field="ships", low=0, high=max(with_admiral, 0)
+                    )
 
     def _legal_defend_adv(self, state: GameState, seat: Seat) -> Iterator[Command]:
         yield from self._legal_defend(state, seat)
@@ -1559,6 +1592,13 @@ class NapoleonAdvanced(Napoleon):
         "reinforce": _legal_reinforce_adv,
         "attack": _legal_attack_adv,
         "defend": _legal_defend_adv,
+    }
+    LEGAL_RUNS: ClassVar[
+        dict[Callable[..., Iterator[Command]], Callable[..., Iterator[LegalMove]]]
+    ] = {
+        **RuleSet.LEGAL_RUNS,
+        _legal_reinforce_adv: _moves_reinforce_adv,
+        _legal_attack_adv: _moves_attack_adv,
     }
 
     # ================================================================== bots
@@ -2163,3 +2203,13 @@ class NapoleonAdvanced(Napoleon):
 
 def ids_of(rs: NapoleonAdvanced, t: int) -> str:
     return rs.board.territories[t].id
+
+
+def _singles(commands: Iterable[Command]) -> Iterator[LegalMove]:
+    """Commands without a count to range over, as ``LegalMove`` entries."""
+    return (LegalMove(command=cmd) for cmd in commands)
+
+
+def _expanded(moves: Iterable[LegalMove]) -> Iterator[Command]:
+    """Every command of ``moves``, in order (``legal_commands`` from ``legal_moves``)."""
+    return (cmd for move in moves for cmd in move.commands())
