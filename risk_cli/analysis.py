@@ -260,7 +260,7 @@ def neighbours(state: GameState, t: int) -> JsonDict:
                 "owner": state.owner[n],
                 "player": _owner(state, n),
                 "armies": state.armies[n],
-                "edge": board.edge_kind(t, n) or "other",
+                "edge": rules.attack_edge(state, seat, t, n),
             }
         )
     return {

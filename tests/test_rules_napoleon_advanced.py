@@ -20,6 +20,7 @@ from risk_core.rulesets.napoleon_advanced_state import (
     Ransom,
 )
 from tests.napoleon_advanced_kit import (
+    BOARD,
     IDS,
     Run,
     T,
@@ -225,6 +226,13 @@ def test_nap_adv_36_rulebook_landing_andalousie_egypte(risk: Run, tmp_path: Path
         phase="attack",
         dice=[6, 6, 6, 1],
     )
+    near = out(risk, "near", game, "andalousie")["neighbours"]
+    edges = {n["territory"]: n["edge"] for n in near}
+    landings = {t for t, e in edges.items() if e == "landing"}
+    assert "egypte" in landings
+    assert landings == {t for t in edges if T(t) not in BOARD.neighbours[T("andalousie")]}
+    lines = risk("near", game, "andalousie").stdout.splitlines()
+    assert any(line.split()[0] == "Egypt" and line.endswith("landing") for line in lines[2:])
     risk("attack", game, "andalousie", "egypte", "--move", "3")
     v = view(risk, game)
     assert v["territories"]["egypte"]["owner"] == 0

@@ -818,6 +818,11 @@ class RuleSet:
         in CORE (a family adds hyperspace lanes, naval landings, ...)."""
         return self.board.neighbours
 
+    def attack_edge(self, state: GameState, seat: Seat, a: int, b: int) -> str:
+        """What lets ``seat`` attack ``b`` from ``a`` (an edge of ``attack_graph``), for a
+        reader: the board's kind of edge ("border", "sea", "lane"); a family names its own."""
+        return self.board.edge_kind(a, b) or "other"
+
     def move_graph(self, state: GameState, seat: Seat) -> Sequence[Sequence[int]]:
         """Per territory, its neighbours for ``seat``'s free moves and paths (CORE-19)."""
         return self.board.neighbours

@@ -755,6 +755,10 @@ class NapoleonAdvanced(Napoleon):
                 out.append(nbrs)
         return out
 
+    def attack_edge(self, state: GameState, seat: Seat, a: int, b: int) -> str:
+        """NAP-ADV-36: a territory reached through held zones is a naval landing."""
+        return self.board.edge_kind(a, b) or "landing"
+
     def attack_error(
         self, state: GameState, seat: Seat, origin: int, target: int
     ) -> RuleError | None:
