@@ -141,8 +141,8 @@ def _failed_checks(report: AuditReport) -> str:
 @click.option(
     "-o",
     "--output",
-    type=OutputFile(),
-    help="Write to this file (default: standard output).",
+    type=OutputFile(stdout=True),
+    help="Write to this file (default, or -: standard output).",
 )
 @json_option
 @pass_app

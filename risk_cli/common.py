@@ -39,6 +39,7 @@ class App:
         self._service: GameService | None = None
         self._backend: Backend | None = None
         self._started: str | None = None  # the URL of a store this command started
+        self._created: Path | None = None  # the SQLite file of a store this command started
 
     @property
     def service(self) -> GameService:
@@ -67,6 +68,7 @@ class App:
         except BaseException:
             service.close()
             raise
+        self._created = path
         if path is not None and ctx is not None and not ctx.params.get("as_json"):
             self._started = service.store_url  # said once the command has succeeded
         return service
@@ -115,15 +117,25 @@ class App:
         return self.service
 
     def close(self) -> None:
+        # Called when the command's context closes: an exception being handled then is the
+        # command's failure, after which no new store is announced, and a store it started
+        # that holds no game is removed again (a refused import leaves nothing behind).
+        failure = sys.exc_info()[1]
+        if isinstance(failure, click.exceptions.Exit) and failure.exit_code == 0:
+            failure = None
+        empty = False
+        if failure is not None and self._created is not None and self._service is not None:
+            try:
+                empty = not self._service.games()
+            except Exception:  # noqa: BLE001  (unreadable: keep it for the user to look at)
+                empty = False
         if self._backend is not None:
             self._backend.close()
         if self._service is not None:
             self._service.close()
-        # Called when the command's context closes: an exception being handled then is the
-        # command's failure, after which no new store is announced.
-        failure = sys.exc_info()[1]
-        if isinstance(failure, click.exceptions.Exit) and failure.exit_code == 0:
-            failure = None
+        if empty and self._created is not None:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{self._created}{suffix}").unlink(missing_ok=True)
         if self._started is not None and failure is None:
             click.echo(f"Started a new store {self._started}.", err=True)
 
@@ -265,12 +277,19 @@ def viewer(state: GameState, ref: str | None) -> int | None:
 
 class OutputFile(click.Path):
     """A file ``-o`` writes: a file, not a folder, in a folder that exists (a usage error names
-    the missing folder, where writing would fail with a traceback)."""
+    the missing folder, where writing would fail with a traceback).  ``-`` is standard output
+    (None) where the command can write there (``stdout``), else a usage error: never a file
+    named ``-``."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, stdout: bool = False) -> None:
         super().__init__(dir_okay=False, writable=True, path_type=Path)
+        self.stdout = stdout
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value == "-":
+            if self.stdout:
+                return None
+            self.fail("give a file name, not '-' (this writes a file only).", param, ctx)
         path = super().convert(value, param, ctx)
         assert isinstance(path, Path)  # (``path_type``)
         folder = path.parent

@@ -295,7 +295,12 @@ def games(app: App, as_json: bool) -> None:
         return
     if not summaries:
         missing = None if app.redis_url else app.missing_store()
-        if missing is not None:  # `risk new` there needs --create
+        if missing is not None and app.create:  # listing stores nothing: nothing to start
+            click.echo(
+                f"No games: there is no store at {missing} yet (`risk --create` starts one "
+                "with the first game stored there: `new`, `demo` or `import`)."
+            )
+        elif missing is not None:  # `risk new` there needs --create
             click.echo(
                 f"No games: there is no store at {missing} yet "
                 "(`risk --create --store URL new ...` starts one there)."

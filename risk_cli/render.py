@@ -228,10 +228,10 @@ def _battle(d: JsonDict, n: Names) -> str:
         (n.army(d["target"], d["defender"]), d["defender_losses"]),
     )
     losses = [f"{n.seat(who)} loses {k}" for who, k in sides if k]
-    return (
-        f"{n.seat(d['seat'])} attacks {n.t(d['target'])} from {n.t(d['origin'])}: "
-        f"{attack} against {defence}; {' and '.join(losses)}."
-    )
+    head = f"{n.seat(d['seat'])} attacks {n.t(d['target'])} from {n.t(d['origin'])}: "
+    if not d["defence"]:  # an empty territory (a branch cut before its conquest): no fight
+        return f"{head}{attack} against no defence dice; nobody loses an army."
+    return f"{head}{attack} against {defence}; {' and '.join(losses) or 'nobody loses'}."
 
 
 def _faces(d: JsonDict, side: str) -> str:

@@ -55,7 +55,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
-from itertools import chain, islice
+from itertools import chain, islice, zip_longest
 from typing import Any, Literal, NoReturn, Protocol
 
 import msgspec
@@ -141,6 +141,7 @@ class AuditReport(msgspec.Struct):
     checks: list[Check]
     given: list[str]  # records applied as given, described
     divergence: Divergence | None = None
+    given_events: int = 0  # of ``verified``: events applied as given, not re-executed
 
 
 def audit_game(
@@ -179,8 +180,12 @@ def store_parent(service: GameService) -> ParentEvents:
     def parent_events(parent: str, n: int) -> Iterable[Event] | None:
         try:
             return service.iter_events(parent, n)
-        except RiskError:  # not in this store, or shorter: reported as not compared
-            return None
+        except RiskError as e:
+            if e.code != "bad_version":
+                return None  # not in this store: reported as not compared
+        # Shorter than the branch's copy: every event it has (a game never loses one, so a
+        # game of that name this short is not the parent, and the comparison says so).
+        return service.iter_events(parent, service.state(parent).version)
 
     return parent_events
 
@@ -218,12 +223,14 @@ def audit_writing(
 ) -> AuditReport | None:
     """The one-pass audit (``_Auditor.run_once``), giving ``sink`` every record it accepts and
     the state it folds every ``sink.interval`` events, so that an import audits and writes in
-    one pass: the report when the history checks out in that pass, else None (the caller
-    undoes what the sink wrote and audits again with ``audit``, passing the same ``progress``).
-    ``parent_events``: a branch's parent, as for ``audit``.
+    one pass: the report when the history checks out in that pass, its events recorded as the
+    engine writes them, else None (the caller undoes what the sink wrote and audits again
+    with ``audit``, passing the same ``progress``; an export's line written otherwise is
+    refused by the file's check).  ``parent_events``: a branch's parent, as for ``audit``.
     """
     auditor = _Auditor(records, None, game_id, parent_events, progress, upcast=False, sink=sink)
-    return auditor.run_once()
+    report = auditor.run_once()
+    return None if auditor.reencoded else report
 
 
 class Progress:
@@ -324,6 +331,10 @@ class _Auditor:
         )
         self.checks: list[Check] = []
         self.given: list[str] = []
+        self.given_events = 0  # events applied as given (``AuditReport.given_events``)
+        # Events equal to the re-executed ones once decoded, their recorded JSON written
+        # otherwise (a store's own JSON; never an export's, which ``audit_writing`` refuses).
+        self.reencoded = 0
         self.verified = 0
         self.upcast = upcast
         self.reseeds = 0
@@ -396,14 +407,13 @@ class _Auditor:
         )
         total = self.scan.events
         self.checks.append(self._seed_check())
-        self.checks.append(
-            Check(
-                "events",
-                divergence is None,
-                f"{self.verified} of {total} events reproduced byte for byte"
-                + ("" if divergence is None else f"; version {divergence.version} differs"),
-            )
-        )
+        same = self.verified - self.given_events
+        said = f"{same} of {total} events reproduced byte for byte"
+        if self.given_events:
+            said += f", {self.given_events} applied as given (below)"
+        if divergence is not None:
+            said += f"; version {divergence.version} differs"
+        self.checks.append(Check("events", divergence is None, said))
         return AuditReport(
             game_id=self.game_id,
             ok=divergence is None and all(c.ok for c in self.checks),
@@ -418,6 +428,7 @@ class _Auditor:
             checks=self.checks,
             given=self.given,
             divergence=divergence,
+            given_events=self.given_events,
         )
 
     def _seed_check(self) -> Check:
@@ -540,12 +551,14 @@ class _Auditor:
                 f"versions 1-{len(record.events)}: a scenario's opening (position_set), "
                 "applied as given"
             )
+            self.given_events += len(record.events)
             self._accept(record.events)
             return
         faces: tuple[int, ...] = ()
         if len(record.events) > 1 and isinstance(record.events[1], DiceScripted):
             faces = record.events[1].faces
             self.given.append(f"version 2: a dice script of {len(faces)} faces, applied as given")
+            self.given_events += 1
         try:
             expected = risk_core.start(
                 s.ruleset,
@@ -596,6 +609,7 @@ class _Auditor:
         if self.tally is not None:
             self.tally.commands += 1
         self._compare(i, before, record.command, expected, decoded.events, following, applied=True)
+        self.reencoded += len(decoded.events)
         self._written(decoded)
         self._snapshot_due()  # accepted: JSON written otherwise, the same events
         return len(decoded.events)
@@ -618,6 +632,7 @@ class _Auditor:
             if self.tally is not None:
                 self.tally.commands += 1
             self._compare(i, before, record.command, expected, decoded.events, following)
+            self.reencoded += len(decoded.events)
             self._written(decoded)
             return len(decoded.events)
         # The usual case: the recorded events are these, byte for byte (so are their Structs).
@@ -714,6 +729,7 @@ class _Auditor:
                     None,
                     ev,
                 )
+            self.given_events += 1
             self._accept([ev])
 
     # ------------------------------------------------------------------ checks
@@ -773,7 +789,14 @@ class _Auditor:
             return
         # Our own first events, read once more (the branch point follows them).
         ours = islice((e for r in self.source() for e in _decoded(r).events), ev.version)
-        for v, (x, y) in enumerate(zip(ours, theirs, strict=True), start=1):
+        for v, (x, y) in enumerate(zip_longest(ours, theirs), start=1):
+            if y is None:
+                said = (
+                    f"{ev.parent} here has {v - 1} events, fewer than the {ev.version} the "
+                    "branch copies of it"
+                )
+                self.checks.append(Check("parent", False, said))
+                return
             if risk_core.encode(x) != risk_core.encode(y):
                 self.checks.append(
                     Check("parent", False, f"version {v} differs from {ev.parent}'s")

@@ -12,9 +12,11 @@ of every byte after the header line.  The file holds the whole history, seeds in
 export is for the owner of the store (see the README), and it can be audited at once.
 
 ``import_game`` validates everything before writing anything: the header, the digest, every
-line, the header against ``game_started``, the rules and board versions, and an audit that
-re-executes the history; the game is written as the audit goes, in one atomic write that is
-rolled back unless every check passes.  Any problem with the
+line (each byte for byte what ``write_export`` writes: the same history written otherwise —
+spaces, escapes, key order, a key twice or unknown — is refused, so that the digest and the
+audit speak of the file's own bytes), the header against ``game_started``, the rules and
+board versions, and an audit that re-executes the history; the game is written as the audit
+goes, in one atomic write that is rolled back unless every check passes.  Any problem with the
 file is ``RiskError("bad_export")`` (``version_mismatch`` for other rules or board data).  A
 header naming another game than the one its events were played as is ``game_id_mismatch``
 unless the importer names the copy (``game_id=``).
@@ -172,31 +174,43 @@ class ExportReader:
         self._file.seek(0)
         first = self._file.readline()
         self._newline = first.endswith(b"\n")
-        self.header = _header(first.removesuffix(b"\n"))
+        self._header_line = first.removesuffix(b"\n")
+        self.header = _header(self._header_line)
         self._start = self._file.tell()
         self._body_digest: str | None = None  # found by ``check``
         self.records_count = 0
         self.branch = False  # whether a ``branched`` event is among the records
         self.started: GameStarted | None = None
+        # The first line not as ``write_export`` writes it, described (found by ``check``).
+        self.unlike_export: str | None = None
 
     def check(self, *, require_digest: bool = True) -> bool:
         """The first pass: every check of the file (``bad_export`` on anything amiss); whether
         the records match the header's digest.
 
-        ``require_digest=False`` (an audit of the file) reports a digest mismatch instead of
-        refusing, so that the audit can name the altered event.  The checks and their order
-        are those of reading the file whole: the digest, truncation, the first line that is
-        not a record, then the records themselves (``_RecordCheck``).
+        ``require_digest=False`` (an audit of the file) reports a digest mismatch, and a line
+        not as ``write_export`` writes it (``unlike_export``), instead of refusing, so that
+        the audit can name the altered event.  The checks and their order are those of reading
+        the file whole: the digest, truncation, the first line that is not a record, the first
+        line not written as an export writes it, then the records themselves
+        (``_RecordCheck``).
         """
         read = _Pass()
         line_error: str | None = None
+        unlike = _unlike(1, self._header_line, risk_core.encode(self.header))
         records = _RecordCheck(self.header)
         for n, line in enumerate(self._lines(read), start=2):
+            if not line:
+                line_error = line_error or f"line {n} is empty"
+                continue
             try:
                 record = _record_decoder.decode(line)
             except UNREADABLE as e:
                 line_error = line_error or f"line {n} is not a record: {e}"
                 continue
+            # Byte for byte what the export wrote: JSON read the same way by every reader (no
+            # duplicate or unknown keys), so that the digest and the audit speak of its bytes.
+            unlike = unlike or _unlike(n, line, risk_core.encode(record))
             records.add(n, record)
             self.branch = self.branch or any(isinstance(e, Branched) for e in record.events)
         digest_ok = read.digest() == self.header.digest
@@ -209,6 +223,9 @@ class ExportReader:
             raise _bad("it is truncated (the last line is incomplete)")
         if line_error is not None:
             raise _bad(line_error)
+        if unlike is not None and require_digest:
+            raise _bad(unlike)
+        self.unlike_export = unlike
         self.started = records.finish()
         self.records_count = records.count
         self._body_digest = read.digest()
@@ -258,6 +275,26 @@ class ExportReader:
         if rest:
             read.truncated = True
             yield rest
+
+
+def _unlike(n: int, line: bytes, written: bytes) -> str | None:
+    """Why line ``n`` is not ``written`` (what the export writes for what it holds), or None."""
+    if line == written:
+        return None
+    pairs = enumerate(zip(line, written, strict=False))
+    at = next((k for k, (a, b) in pairs if a != b), min(len(line), len(written)))
+    return (
+        f"line {n} is not as `risk export` writes it (from byte {at + 1}: "
+        f"{_excerpt(line, at)} where the export writes {_excerpt(written, at)}), so it "
+        "cannot be checked byte for byte: edited or reformatted (line endings, spaces, "
+        "escapes, key order, duplicate or unknown keys)"
+    )
+
+
+def _excerpt(data: bytes, at: int) -> str:
+    part = data[at : at + 24]
+    text = part.decode("utf-8", "backslashreplace") if part else "the end of the line"
+    return repr(text) if part else text
 
 
 class _Pass:
@@ -378,7 +415,10 @@ def audit_export(
         else "the records do not match the header's digest: changed or truncated after export"
     )
     report.checks.insert(0, Check("digest", digest_ok, detail))
-    report.ok = report.ok and digest_ok
+    unlike = reader.unlike_export
+    form = "every line as `risk export` writes it" if unlike is None else unlike
+    report.checks.append(Check("form", unlike is None, form))
+    report.ok = report.ok and digest_ok and unlike is None
     started = reader.started
     if started is not None and started.game_id and not reader.branch:
         # As ``_check_named`` refuses an import: the header names the game the events were
@@ -443,7 +483,7 @@ def import_game(
                     game_id=reader.header.game_id,
                     sink=writer,
                     progress=told,
-                    parent_events=store_parent(service),
+                    parent_events=_import_parent(service, target),
                 )
                 if report is None or not report.ok:
                     raise _Undo
@@ -464,7 +504,10 @@ def import_game(
         pinned = versions.pinned(list(reader.records()), reader.header.game_id)
         source = checked = lambda: pinned  # noqa: E731
     report = audit(
-        checked, game_id=reader.header.game_id, parent_events=store_parent(service), progress=told
+        checked,
+        game_id=reader.header.game_id,
+        parent_events=_import_parent(service, target),
+        progress=told,
     )
     if not report.ok:
         d = report.divergence
@@ -481,6 +524,23 @@ def import_game(
         records=reader.records_count,
         state=state,
     )
+
+
+def _import_parent(service: GameService, target: str) -> ParentEvents:
+    """``store_parent`` for an import stored as ``target``: a branch of a game of that name
+    (its own file names each game it descends from) is refused, where it would be stored
+    as its own ancestor."""
+    compare = store_parent(service)
+
+    def parent_events(parent: str, n: int) -> Iterable[risk_core.Event] | None:
+        if parent == target:
+            raise _bad(
+                f"it is a branch of {parent!r} (after its version {n}): a game cannot be "
+                "stored under the name of a game it branches from; import it with another --id"
+            )
+        return compare(parent, n)
+
+    return parent_events
 
 
 class _Undo(Exception):
@@ -520,7 +580,7 @@ def _import_in_one_pass(
                 game_id=named,
                 sink=writer,
                 progress=told,
-                parent_events=store_parent(service),
+                parent_events=_import_parent(service, target),
             )
             if report is None or not report.ok or not single.checks_out(first, report.events):
                 raise _Undo
@@ -530,6 +590,18 @@ def _import_in_one_pass(
     return Imported(
         game_id=target, events=report.events, records=single.count, state=copy_state(writer.state)
     )
+
+
+def _as_written(record: RawRecord) -> bytes:
+    """A record's line as ``write_export`` writes it, its events as they are: the audit
+    compares those with the events the command gives, byte for byte (``audit_writing`` gives
+    no report where it had to decode them), and encodes again those of a record without a
+    command."""
+    command = b"null" if record.command is None else risk_core.encode(record.command)
+    events = record.events
+    if record.command is None:
+        events = risk_core.encode(risk_core.decode_events(events))
+    return b'{"version":%d,"command":%s,"events":%s}' % (record.version, command, events)
 
 
 class _OnePass:
@@ -566,6 +638,8 @@ class _OnePass:
                 raise _Undo
             raw = decode(line)  # msgspec.DecodeError: not a record, the file's check says so
             record = RawRecord(raw.version, raw.command, bytes(raw.events))
+            if line != _as_written(record):
+                raise _Undo  # not as an export writes it: the file's check says where
             count += 1
             older, before, last = before, last, record.version
             yield record
@@ -576,13 +650,17 @@ class _OnePass:
 
     def checks_out(self, first: GameRecord, events: int) -> bool:
         """Whether ``ExportReader.check`` finds nothing amiss, after an audit that went through
-        every line (their versions checked as they were read) and found ``events`` events."""
+        every line (their versions, and each line as an export writes it, checked as they
+        were read: its events as the audit found them, byte for byte) and found ``events``
+        events."""
         reader = self.reader
         if not self.whole or not reader._newline or self.read.truncated:
             return False
         if not self.versions[1] < self.versions[2] == events:  # the last line's, written
             return False
         if self.read.digest() != reader.header.digest:
+            return False
+        if reader._header_line != risk_core.encode(reader.header):
             return False
         records = _RecordCheck(reader.header)
         records.first, records.count, records.version = first, self.count, events

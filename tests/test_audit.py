@@ -67,10 +67,12 @@ def parse(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def build(header: dict[str, Any], records: list[dict[str, Any]], *, fix_digest: bool) -> bytes:
-    body = b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in records)
+    """An export of ``header`` and ``records`` written as the export writes JSON (compact,
+    keys in order, characters as they are)."""
+    body = b"".join(msgspec.json.encode(r) + b"\n" for r in records)
     if fix_digest:
         header = {**header, "digest": "sha256:" + hashlib.sha256(body).hexdigest()}
-    return json.dumps(header).encode() + b"\n" + body
+    return msgspec.json.encode(header) + b"\n" + body
 
 
 def events_with_versions(records: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -132,6 +134,8 @@ def test_untouched_exports_pass(exported: Exported, memory: GameService) -> None
     assert report.ok, report.divergence
     assert report.verified == report.events == read_export(exported.data).header.events
     assert [c.name for c in report.checks][:3] == ["digest", "rules", "commitment"]
+    form = next(c for c in report.checks if c.name == "form")  # byte for byte the export's
+    assert form.ok and form.detail == "every line as `risk export` writes it"
     assert report.seed_source == ("revealed" if exported.finished else "stored")
     assert audit_game(memory, exported.game_id).ok
 

@@ -95,10 +95,16 @@ def _one_more() -> list[bytes]:
 
 CASES: dict[str, Callable[[], bytes]] = {
     "good": _good,
-    "good, spaced events": lambda: _file(_changed(K, b'"events":[{', b'"events": [ {')),
-    "good, a field unknown to the line": lambda: _file(
-        _changed(K, b'"events":', b'"x":1,"events":')
+    # Not as the export writes it (ENG-01: checked byte for byte, so only its own bytes).
+    "spaced events": lambda: _file(_changed(K, b'"events":[{', b'"events": [ {')),
+    "a field unknown to the line": lambda: _file(_changed(K, b'"events":', b'"x":1,"events":')),
+    "a duplicate key": lambda: _file(_changed(K, b'"events":[{', b'"events":[{"type":"battle",')),
+    "an escaped character": lambda: _file(
+        _changed(K, b'"type":"battle"', b'"type":"b\\u0061ttle"')
     ),
+    "line ends CRLF": lambda: _file([line + b"\r" for line in LINES]),
+    "a spaced header": lambda: _good().replace(b'{"format":', b'{"format": ', 1),
+    "an empty line": lambda: _file(_inserted(b"")),
     "not JSON": lambda: _file([*LINES[:K], b"{nope", *LINES[K + 1 :]]),
     "an event of the wrong shape": lambda: _file(
         _changed(K, b'"attacker_losses":', b'"attacker_losses":"x","y":')
@@ -165,6 +171,18 @@ def test_one_pass_refuses_and_imports_as_the_check_first(
     assert once[0] == ("imported" if case.startswith("good") else "refused"), once[:3]
     if case != "a wrong digest":  # each bad file reaches the check it is about
         assert "match the digest" not in str(once)
+    if case in UNLIKE_EXPORT:
+        assert once[1] == "bad_export" and "is not as `risk export` writes it" in str(once[2])
+
+
+UNLIKE_EXPORT = [
+    "spaced events",
+    "a field unknown to the line",
+    "a duplicate key",
+    "an escaped character",
+    "line ends CRLF",
+    "a spaced header",
+]
 
 
 @pytest.mark.parametrize("game_id", ["copy", "bad id!"])

@@ -185,6 +185,8 @@ def test_a_territory_emptied_by_a_cut_falls_to_any_attack(risk: Run, game: str, 
     kinds = [e["type"] for e in done["events"]]
     assert kinds[:2] == ["battle", "conquered"], kinds
     assert done["events"][0]["defence"] == [] and done["events"][0]["attacker_losses"] == 0
+    line = next(x for x in risk("log", "cut").stdout.splitlines() if "no defence dice" in x)
+    assert line.endswith("against no defence dice; nobody loses an army."), line
     futures = out(risk, "simulate", "cut", "--runs", "4", "--seed", "1", "--jobs", "1")
     assert futures["runs"] == 4
 
@@ -292,6 +294,8 @@ def test_export_import_round_trip(risk: Run, game: str, tmp_path: Path) -> None:
     assert summary["file"] == str(path) and summary["format"] == "risk-export"
     assert summary["events"] == length(risk, game) and summary["digest"].startswith("sha256:")
     assert risk("export", game).stdout.encode() == path.read_bytes()
+    assert risk("export", game, "-o", "-").stdout.encode() == path.read_bytes()  # - is stdout
+    assert "give a file name, not '-'" in error(risk, "map", game, "-o", "-", code=2)
     header = json.loads(path.read_bytes().splitlines()[0])
     assert set(header) == {
         "format", "version", "engine", "game_id", "ruleset", "options", "board",
@@ -332,13 +336,78 @@ def test_audit_of_a_file_checks_the_game_its_header_names(
     renamed = json.loads(header)
     renamed["game_id"] = "someone-else"
     forged = tmp_path / "renamed.jsonl"
-    forged.write_bytes(json.dumps(renamed).encode() + b"\n" + body)
+    forged.write_bytes(json.dumps(renamed, separators=(",", ":")).encode() + b"\n" + body)
     report = json.loads(risk("audit", "--file", str(forged), "--json", code=1).stdout)
     name = next(c for c in report["checks"] if c["name"] == "name")
     assert not report["ok"] and not name["ok"] and repr(game) in name["detail"]
     assert "[game_id_mismatch]" in error(risk, "import", str(forged))
     ok = json.loads(risk("audit", "--file", str(path), "--json").stdout)
     assert ok["ok"] and next(c for c in ok["checks"] if c["name"] == "name")["ok"]
+
+
+@pytest.mark.parametrize(
+    ("how", "change"),
+    [
+        ("CRLF line ends", lambda data: data.replace(b"\n", b"\r\n")),
+        ("a space", lambda data: data.replace(b'"events":[', b'"events": [', 1)),
+        ("an unknown key", lambda data: data.replace(b'"events":[{', b'"events":[{"x":1,', 1)),
+        (
+            "a duplicate key",
+            lambda data: data.replace(
+                b'{"type":"game_started"', b'{"type":"game_started","type":"game_started"', 1
+            ),
+        ),
+        ("an escape", lambda data: data.replace(b'"type":"battle"', b'"type":"b\\u0061ttle"', 1)),
+        ("a reformatted header", lambda data: data.replace(b'{"format":', b'{"format": ', 1)),
+    ],
+)
+def test_an_export_is_checked_byte_for_byte(
+    risk: Run, game: str, tmp_path: Path, how: str, change: Callable[[bytes], bytes]
+) -> None:
+    """ENG-01: an export passes only as `risk export` wrote it, byte for byte — the same history
+    written otherwise (line ends, spaces, escapes, keys read differently by other readers) is
+    refused by `import` (`bad_export`, naming the line; no store is left behind) and fails the
+    `form` check of `audit --file`, even with its digest made again."""
+    path = tmp_path / "g.jsonl"
+    risk("export", game, "-o", str(path))
+    header, _, body = change(path.read_bytes()).partition(b"\n")
+    fields = json.loads(header)
+    fields["digest"] = "sha256:" + hashlib.sha256(body).hexdigest()
+    sep = (", ", ": ") if how == "a reformatted header" else (",", ":")
+    edited = tmp_path / "edited.jsonl"
+    edited.write_bytes(json.dumps(fields, separators=sep).encode() + b"\n" + body)
+    report = json.loads(risk("audit", "--file", str(edited), "--json", code=1).stdout)
+    form = next(c for c in report["checks"] if c["name"] == "form")
+    assert (
+        not report["ok"]
+        and not form["ok"]
+        and "is not as `risk export` writes it" in form["detail"]
+    )
+    assert next(c for c in report["checks"] if c["name"] == "digest")["ok"]
+    line = 1 if how == "a reformatted header" else 2 if how == "CRLF line ends" else None
+    refused = error(risk, "import", str(edited), "--id", "copy")
+    assert "[bad_export]" in refused and "is not as `risk export` writes it" in refused
+    if line is not None:
+        assert f"line {line} is not" in refused
+    assert error(risk, "show", "copy").endswith("[unknown_game]\n")
+    new_store = tmp_path / "new.db"
+    result = CliRunner().invoke(
+        cli, ["--create", "--store", f"sqlite:///{new_store}", "import", str(edited)]
+    )
+    assert result.exit_code == 1 and "[bad_export]" in result.stderr
+    assert not new_store.exists() and not list(tmp_path.glob("new.db*"))
+    ok = json.loads(risk("audit", "--file", str(path), "--json").stdout)
+    assert ok["ok"] and next(c for c in ok["checks"] if c["name"] == "form")["ok"]
+
+
+def test_an_audit_counts_the_events_applied_as_given_apart(risk: Run, game: str) -> None:
+    """ENG-01: a branch's audit says how many events were re-executed byte for byte and how
+    many its branch point gave (applied as given, listed apart)."""
+    branch = out(risk, "branch", game, "--at", "40", "--dice", "reseed")["game_id"]
+    text = risk("audit", branch).stdout
+    assert "40 of 42 events reproduced byte for byte, 2 applied as given (below)" in text
+    report = out(risk, "audit", branch)
+    assert report["given_events"] == 2 and report["verified"] == report["events"] == 42
 
 
 def test_bytes_that_are_not_utf8_are_a_bad_export(risk: Run, game: str, tmp_path: Path) -> None:
@@ -394,8 +463,10 @@ def test_a_branch_imported_beside_another_game_of_its_parents_name_is_refused(
 ) -> None:
     """ENG-01: importing a branch's export audits its copied events against the parent when
     a game of the parent's name is in the store: an unrelated game of that name refuses the
-    import (`bad_export`, nothing stored) where the branch used to be hung on it; without one
-    the branch is imported alone, and beside its true parent it checks out."""
+    import (`bad_export`, nothing stored) where the branch used to be hung on it, and so does
+    one with fewer events than the branch copies, or storing the branch under its parent's
+    name; without one the branch is imported alone, and beside its true parent it checks
+    out."""
     risk("branch", game, "--at", "100", "--id", "b1")
     branch_file, other_file = tmp_path / "b1.jsonl", tmp_path / "other.jsonl"
     risk("export", "b1", "-o", str(branch_file))
@@ -408,6 +479,16 @@ def test_a_branch_imported_beside_another_game_of_its_parents_name_is_refused(
     assert [g["game_id"] for g in out(risk, "--store", elsewhere, "games")] == [game]
     alone = f"sqlite:///{tmp_path / 'alone.db'}"
     assert out(risk, "--store", alone, "import", str(branch_file))["game_id"] == "b1"
+    # A game of that name with the parent's opening but fewer events than the branch copies
+    # is no parent either (a game never loses events).
+    short = f"sqlite:///{tmp_path / 'short.db'}"
+    risk("--store", short, "new", "--players", "Ann,Bob,Cy", "--seed", "3", "--id", game)
+    said = error(risk, "--store", short, "import", str(branch_file))
+    assert "[bad_export]" in said and "fewer than the 100 the branch copies" in said
+    # Nor may the branch take its parent's name: it would be stored as its own ancestor.
+    said = error(risk, "--store", alone, "import", str(branch_file), "--id", game)
+    assert "[bad_export]" in said and "under the name of a game it branches from" in said
+    assert [g["game_id"] for g in out(risk, "--store", alone, "games")] == ["b1"]
     twin = f"sqlite:///{tmp_path / 'twin.db'}"
     risk("export", game, "-o", str(tmp_path / "parent.jsonl"))
     risk("--store", twin, "import", str(tmp_path / "parent.jsonl"))

@@ -251,7 +251,7 @@ def _renamed_header(data: bytes, game_id: str) -> bytes:
     first, _, body = data.partition(b"\n")
     header = json.loads(first)
     header["game_id"] = game_id
-    return json.dumps(header).encode() + b"\n" + body
+    return json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode() + b"\n" + body
 
 
 def test_an_export_naming_another_game_is_refused() -> None:
