@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+import risk_core
 from risk_cli.common import Named, acting_seat, named_in_view, named_seats, seats_named
 from risk_core import Board, Command, RiskError, RuleError, SeatInfo, apply_in_place, load_board
 from risk_core.model import OptionValue
@@ -260,7 +261,10 @@ class RemoteBackend(Backend):
         }
         gid = game_id or new_request_id()[:8]
         owner = SigningKey.generate()  # made here: the service learns its public half only
-        invitations = {i: Invitation.new(gid, i) for i in range(len(names))}
+        # One invitation per seat the rule set makes of the players (a Clone Wars player of a
+        # two-player game commands two armies: two seats), as the service will make them.
+        opening = risk_core.replay(risk_core.start(ruleset, list(seats), seed=0, options=options))
+        invitations = {i: Invitation.new(gid, i) for i in range(len(opening.players))}
         request = NewGameRequest(
             request_id=new_request_id(),
             game_id=gid,
@@ -273,12 +277,30 @@ class RemoteBackend(Backend):
             ask=ask,
             commanders=commanders or msgspec.UNSET,
         )
-        data = self.client.ok(owner.sign(request)).data
-        invites = {str(i): invitations[i].text for i in data["invited"]}  # not neutral seats
-        entry = profile.GameEntry(players=list(data["players"]), owner=owner.text, invites=invites)
-        self.profile.games[request.game_id] = entry
+        # The keys are kept before the request is sent: a game created but its answer unheard
+        # (a timeout) is not lost to its owner.
+        previous = self.profile.games.get(gid)
+        entry = profile.GameEntry(
+            players=names,
+            owner=owner.text,
+            invites={str(i): inv.text for i, inv in invitations.items()},
+        )
+        self.profile.games[gid] = entry
         profile.save(self.profile)
-        return Created(request.game_id, dict(invites), entry.owner)
+        try:
+            data = self.client.ok(owner.sign(request)).data
+        except RiskError as e:
+            if e.code != "timeout":  # refused: nothing was created
+                if previous is None:
+                    del self.profile.games[gid]
+                else:
+                    self.profile.games[gid] = previous
+                profile.save(self.profile)
+            raise
+        entry.invites = {str(i): entry.invites[str(i)] for i in data["invited"]}  # no neutral
+        entry.players = list(data["players"])
+        profile.save(self.profile)
+        return Created(request.game_id, dict(entry.invites), entry.owner)
 
     def join(self, invitation: Invitation) -> JsonDict:
         """Claim the invitation's seat with a key pair made here; the key is kept in the
@@ -297,9 +319,13 @@ class RemoteBackend(Backend):
         claim = ClaimRequest(request_id=new_request_id(), game_id=gid, seat=seat, key=key.public)
         try:
             data: JsonDict = self.client.ok(invitation.key.sign(claim)).data
-        except RiskError:
+        except RiskError as e:
+            if e.code == "timeout":  # perhaps claimed later: the key it would claim with stays
+                raise
             if previous is None:
                 del entry.seats[str(seat)]
+                if entry == profile.GameEntry():  # nothing else of this game: no stub left
+                    del self.profile.games[gid]
             else:
                 entry.seats[str(seat)] = previous
             profile.save(self.profile)

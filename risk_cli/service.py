@@ -55,13 +55,24 @@ def _redis_required(app: App) -> str:
     return app.redis_url
 
 
+seeds_option = click.option(
+    "--allow-seeds",
+    is_flag=True,
+    help="Let `risk new --seed` choose a game's seed (whoever chooses it knows every seat's "
+    "cards, missions and dice: for tests or a referee's games).",
+)
+
+
 @click.command()
 @partitions_option
 @lease_option
+@seeds_option
 @click.option("-v", "--verbose", is_flag=True, help="Log leases and failures on standard error.")
 @json_option
 @pass_app
-def worker(app: App, partitions: int, lease_ms: int, verbose: bool, as_json: bool) -> None:
+def worker(
+    app: App, partitions: int, lease_ms: int, allow_seeds: bool, verbose: bool, as_json: bool
+) -> None:
     """Serve requests from Redis (--redis) on the store (--store) until stopped.
 
     Run several, on any machines sharing the Redis and the store: they share the partitions
@@ -78,7 +89,7 @@ def worker(app: App, partitions: int, lease_ms: int, verbose: bool, as_json: boo
             f"There is no store at {missing}: check --store or RISK_STORE, or add --create "
             "(`risk --create --store URL worker`) to start one there.",
         )
-    w = Worker(url, app.store, partitions=partitions, lease_ms=lease_ms)
+    w = Worker(url, app.store, partitions=partitions, lease_ms=lease_ms, chosen_seeds=allow_seeds)
     w.install_signal_handlers()
     if as_json:
         echo_json({"redis": without_password(url), "store": w.service.store_url, "worker": w.id})
@@ -113,6 +124,7 @@ def worker(app: App, partitions: int, lease_ms: int, verbose: bool, as_json: boo
 )
 @partitions_option
 @lease_option
+@seeds_option
 @json_option
 @pass_app
 def serve(
@@ -123,6 +135,7 @@ def serve(
     port: int | None,
     partitions: int,
     lease_ms: int,
+    allow_seeds: bool,
     as_json: bool,
 ) -> None:
     """Run the multiplayer service: workers, and without --redis an embedded Redis.
@@ -162,7 +175,7 @@ def serve(
             )
     store = app.store or f"sqlite://{default_sqlite_path()}"
     args = ["--create", "--store", store, "worker", "--partitions", str(partitions)]
-    args += ["--lease-ms", str(lease_ms)]
+    args += ["--lease-ms", str(lease_ms), *(["--allow-seeds"] if allow_seeds else [])]
     # Workers are processes: each decides on its own core.  The URL goes in their environment,
     # not their command line, where any local user could read its password.
     code = "from risk_cli.main import cli; cli()"

@@ -33,7 +33,11 @@ from risk_core import RiskError
 from risk_service.protocol import (
     DEFAULT_PREFIX,
     FIELD,
+    AdminRequest,
+    ClaimRequest,
+    CommandRequest,
     Keys,
+    NewGameRequest,
     Reply,
     Request,
     decode_reply,
@@ -137,11 +141,7 @@ class ServiceClient:
             sent = True
             left = deadline - time.monotonic()
             if left <= 0:
-                raise RemoteError(
-                    "timeout",
-                    f"No answer from the service at {_shown(self.url)} in "
-                    f"{self.timeout:g} s{failure}.",
-                )
+                raise RemoteError("timeout", self._no_answer(request, failure))
             try:
                 stream = self.keys.stream(partition_of(request.game_id, self.partitions))
                 batch = Batch()
@@ -156,12 +156,31 @@ class ServiceClient:
                     f"Redis at {_shown(self.url)} refused the login: {e}",
                 ) from None
             except (redis.ConnectionError, redis.TimeoutError) as e:
-                failure = f" (Redis: {e})"
+                failure = str(e).rstrip(".")
                 time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
                 delay = min(delay * 2, 1.0)
                 continue
             if popped is not None:
                 return decode_reply(popped[1])
+            failure = ""  # Redis answered: no worker did
+
+    def _no_answer(self, request: Request, failure: str) -> str:
+        """Why ``request`` got no reply, and what may still become of it."""
+        where = f"the service at {_shown(self.url)}"
+        if failure:  # Redis itself could not be reached at the last attempt
+            said = f"No answer from {where} in {self.timeout:g} s: Redis could not be reached"
+            said += f" ({failure})."
+        else:
+            said = (
+                f"No answer from {where} in {self.timeout:g} s: Redis took the request, no "
+                "worker answered it (is one running? `risk worker`, `risk serve`)."
+            )
+        if isinstance(request, CommandRequest | NewGameRequest | ClaimRequest | AdminRequest):
+            said += (
+                " The request may still be carried out by a worker that reads it later (once): "
+                "look (`risk show`, `risk log`) before sending it again."
+            )
+        return said
 
     def ok(self, request: Request, resign: Callable[[Request], Request] | None = None) -> Reply:
         """The reply to ``request``; ``RemoteError`` with the reply's code if refused."""

@@ -104,6 +104,9 @@ class Change:
     to_act: int | None
     deadline_ms: int | None
     rescheduled: bool = False  # the owner's row (its deadline) was written
+    # The same seat still acts in the same turn as before the batch: its deadline runs on
+    # (a turn deadline is the turn's, not each move's).
+    same_wait: bool = False
 
 
 @dataclass(slots=True)
@@ -115,6 +118,8 @@ class _Batch:
     replies: dict[str, Reply] = field(default_factory=dict)  # by request id, as sent
     requests: dict[str, Request] = field(default_factory=dict)
     encoded: list[tuple[Reply, bytes]] = field(default_factory=list)  # recorded replies' JSON
+    # Per game played in the batch: its turn and the seat to act before it (``Change``).
+    waiting: dict[str, tuple[int, int | None]] = field(default_factory=dict)
 
 
 def _reject(request_id: str, code: str, message: str, game_id: str = "") -> Reply:
@@ -124,8 +129,12 @@ def _reject(request_id: str, code: str, message: str, game_id: str = "") -> Repl
 class Handler:
     """One worker's request logic over a ``GameService`` (not thread-safe: one loop uses it)."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, *, chosen_seeds: bool = False) -> None:
         self.service = service
+        # Whether a new game may take the seed its request names: a seed its creator chose
+        # tells them every seat's cards, missions and dice, so only an operator who trusts
+        # every creator (tests, a tournament's referee) allows it (``risk worker --allow-seeds``).
+        self.chosen_seeds = chosen_seeds
         self.app = service.application
         self.ledger = ledger.reader(self.app.recorder)
         self._states: OrderedDict[str, GameState] = OrderedDict()
@@ -370,8 +379,10 @@ class Handler:
             owner = self._seat_rows(gid).get(OWNER)
             deadline = owner.deadline_ms if owner is not None else None
             rescheduled = (gid, OWNER) in batch.seats
+            acting = to_act(game.state)
+            same = batch.waiting.get(gid) == (game.state.turn, acting) and acting is not None
             self.changed[gid] = Change(
-                game.state.version, to_act(game.state), deadline, rescheduled
+                game.state.version, acting, deadline, rescheduled, same_wait=same
             )
         return True
 
@@ -406,6 +417,7 @@ class Handler:
     def _game(self, batch: _Batch, game_id: str, state: GameState) -> Play:
         game = batch.games.get(game_id)
         if game is None:
+            batch.waiting[game_id] = (state.turn, to_act(state))  # before the batch moves it
             game = batch.games[game_id] = Play(game_id, state)  # advances the cached state
         return game
 
@@ -519,6 +531,15 @@ class Handler:
             return stale, None
         if gid in batch.games or self._state(gid) is not None:
             return _reject(rid, "game_exists", f"There is already a game '{gid}'.", gid), None
+        if request.seed is not None and not self.chosen_seeds:
+            return _reject(
+                rid,
+                "seed_refused",
+                "This service draws every game's seed itself: a seed its creator chose would "
+                "tell them every seat's cards, missions and dice. Leave out --seed (a seeded "
+                "game can be played on a store of your own).",
+                gid,
+            ), None
         seed = request.seed if request.seed is not None else secrets.randbits(64)
         commanders = request.commanders or {}
         if not set(commanders) <= set(range(len(request.players))):

@@ -78,7 +78,7 @@ from risk_service.protocol import (
     partition_of,
     timeout_request_id,
 )
-from risk_service.store import GameService
+from risk_service.store import GameService, ServiceError
 from risk_service.wire import Batch, Channel, entry_fields, pack, push_expiring, streams_read
 
 log = logging.getLogger(__name__)
@@ -153,13 +153,14 @@ class Worker:
         batch: int = 256,
         max_deliveries: int = 5,
         name: str | None = None,
+        chosen_seeds: bool = False,
     ) -> None:
         self.redis: redis.Redis = redis.Redis.from_url(redis_url, health_check_interval=0)
         self.keys = Keys(prefix)
         self.service = service or GameService(store)
         self._owns_service = service is None
         self.service.create_schema()
-        self.handler = Handler(self.service)
+        self.handler = Handler(self.service, chosen_seeds=chosen_seeds)
         self.lease_ms = lease_ms
         self.batch = batch
         self.max_deliveries = max_deliveries
@@ -214,6 +215,15 @@ class Worker:
                     backoff = 0.05
             except (redis.ConnectionError, redis.TimeoutError, OSError) as e:
                 log.warning("Redis unavailable (%s); retrying", e)
+            except redis.exceptions.NoPermissionError as e:
+                # Retrying cannot help: this Redis user may not run a worker's commands.
+                self.close()
+                raise ServiceError(
+                    "redis_refused",
+                    f"Redis refuses this worker's commands ({e}): is this the players' URL? A "
+                    "worker needs the workers' (`risk setup-redis` prints both; `risk serve` "
+                    "starts its own workers).",
+                ) from None
             except redis.ResponseError as e:
                 # A restarted Redis lost the groups and scripts: set up again.
                 if "NOGROUP" not in str(e) and "NOSCRIPT" not in str(e):
@@ -462,6 +472,8 @@ class Worker:
             )
             if not (change.deadline_ms or change.rescheduled):
                 continue  # no deadline, none just removed: nothing to schedule
+            if change.same_wait and not change.rescheduled:
+                continue  # the seat's turn goes on: its deadline stands
             key = self.keys.deadlines(partition_of(gid, self.partitions))
             if change.deadline_ms and change.to_act is not None:
                 outbox.add_quiet("EVALSHA", self._load(SCHEDULE), 1, key, change.deadline_ms, gid)

@@ -162,6 +162,7 @@ def spawn_worker(redis_url: str, store: str, *, lease_ms: int = 600) -> subproce
         "worker",
         "--lease-ms",
         str(lease_ms),
+        "--allow-seeds",  # the tests' games are seeded
     ]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
@@ -235,5 +236,7 @@ def remote_cli(
             return result.stderr
         return json.loads(result.stdout) if as_json else result.stdout
 
-    with running(Worker(redis_url, f"sqlite://{tmp_path / 'games.db'}", lease_ms=900)):
+    with running(
+        Worker(redis_url, f"sqlite://{tmp_path / 'games.db'}", lease_ms=900, chosen_seeds=True)
+    ):
         yield risk

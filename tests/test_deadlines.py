@@ -220,3 +220,26 @@ def test_worker_does_not_create_a_missing_store(
     finally:
         stop_process(worker)
     assert worker.returncode == 0
+
+
+def test_a_turn_deadline_is_the_turns_not_each_moves(
+    redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """issue 12 item 6: "every turn that long": a seat's moves within its turn leave its due
+    time where it was (a player cannot stretch a turn move by move); the next seat to act gets
+    a deadline of its own."""
+    with remote_cli(redis_server.url, tmp_path, monkeypatch) as risk:
+        options = ["--option", "setup_placement=all_at_once"]  # a seat places several times
+        created = risk("new", "--players", "Ann,Bob,Cy", "--seed", "5", *options, "--id", "t")
+        hold_seats(risk, created, [0, 1, 2])
+        seat = created["to_act"]
+        due = risk("admin", "t", "deadline", "1h")["deadline"]["due"]
+        mine = [t for t, v in risk("show", "t")["territories"].items() if v["owner"] == seat]
+        time.sleep(1.1)  # a due time recomputed now would differ by a second
+        placed = risk("place", "t", mine[0], "1", "--as", str(seat))
+        assert placed["to_act"] == seat
+        assert risk("show", "t")["deadline"]["due"] == due  # the same turn: it stands
+        left = risk("show", "t")["setup_left"][seat]
+        placed = risk("place", "t", mine[0], str(left), "--as", str(seat))
+        assert placed["to_act"] != seat
+        assert risk("show", "t")["deadline"]["due"] > due  # the next seat's own

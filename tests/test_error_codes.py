@@ -207,7 +207,7 @@ def test_a_reused_request_id_with_other_content_is_refused() -> None:
 
     with GameService("memory://") as service:
         service.create_schema()
-        handler = Handler(service)
+        handler = Handler(service, chosen_seeds=True)
         n = 0
 
         def ask(request: Any) -> Any:

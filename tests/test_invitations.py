@@ -31,7 +31,7 @@ def test_claims_are_single_use_and_bind_the_claimers_key(tmp_path: Path) -> None
     whose key was swapped (what a reader of the streams could try), is ``bad_invitation``."""
     with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
         service.create_schema()
-        ask = Ask(Handler(service))
+        ask = Ask(Handler(service, chosen_seeds=True))
         new, owner, invitations = new_game("inv", seed=3)
         created = ask(new)
         assert created.ok and created.data["invited"] == [0, 1, 2]
@@ -61,7 +61,7 @@ def test_the_owner_reinvites_a_seat_and_it_is_recorded(tmp_path: Path) -> None:
     row saying what it revoked."""
     with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
         service.create_schema()
-        ask = Ask(Handler(service))
+        ask = Ask(Handler(service, chosen_seeds=True))
         new, owner, invitations = new_game("re", seed=4)
         assert ask(new).ok
         claimed, bob = claim(invitations[1])
@@ -111,7 +111,11 @@ def two_machines(redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
         return risk
 
-    with running(Worker(redis_server.url, f"sqlite://{tmp_path / 'games.db'}", lease_ms=900)):
+    with running(
+        Worker(
+            redis_server.url, f"sqlite://{tmp_path / 'games.db'}", lease_ms=900, chosen_seeds=True
+        )
+    ):
         yield as_user("ann"), as_user("bob"), tmp_path
 
 
@@ -153,3 +157,58 @@ def test_invite_and_join_from_the_command_line(two_machines: Any) -> None:
     )
     assert bob("join", invitations["2"], code=1) == "bad_invitation"  # the first one is void
     assert bob("join", back["invitation"])["name"] == "Cy"
+
+
+def test_keys_outlive_a_request_answered_late(
+    redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """issue 12: `new` and `join` keep their keys in the profile before the request is sent,
+    and keep them when no answer comes in time (`timeout`, which says the request may still
+    be carried out): once a worker runs, the game created late is the owner's and the seat
+    claimed late is the player's."""
+    import functools
+
+    from risk_service.client import ServiceClient
+
+    cli_home(tmp_path, monkeypatch)
+    quick = functools.partialmethod(ServiceClient.__init__, timeout=0.5, attempt=0.2)
+    monkeypatch.setattr(ServiceClient, "__init__", quick)
+    runner = CliRunner()
+
+    def risk(user: str, *args: str, code: int = 0) -> Any:
+        env = {"XDG_CONFIG_HOME": str(tmp_path / user)}
+        result = runner.invoke(cli, ["--redis", redis_server.url, *args, "--json"], env=env)
+        assert result.exit_code == code, (result.stdout, result.stderr)
+        return json.loads(result.stderr if code else result.stdout)
+
+    store = f"sqlite://{tmp_path / 'games.db'}"
+    with running(Worker(redis_server.url, store, lease_ms=900)):
+        made = risk("ann", "new", "--players", "Ann,Bob,Cy", "--id", "early")
+    late = risk("ann", "new", "--players", "Ann,Bob,Cy", "--id", "late", code=1)["error"]
+    assert late["code"] == "timeout" and "may still be carried out" in late["message"]
+    joined = risk("bob", "join", made["invitations"]["1"], code=1)["error"]
+    assert joined["code"] == "timeout"
+    with running(Worker(redis_server.url, store, lease_ms=900)):
+        assert risk("ann", "invite", "late", "Bob")["seat"] == 1  # the owner's key was kept
+        assert "hand" in risk("bob", "show", "early", "--as", "Bob")["players"][1]
+        assert risk("bob", "join", made["invitations"]["1"], code=1)["error"]["code"] == (
+            "invitation_claimed"
+        )
+        # A refusal keeps nothing: no stub of a game the profile cannot act in.
+        risk("bob", "join", "nogame:0:" + made["invitations"]["0"].split(":")[2], code=1)
+    profile = json.loads((tmp_path / "bob" / "risk" / "profile.json").read_text())
+    assert set(profile["games"]) == {"early"}
+
+
+def test_a_clone_wars_game_of_two_players_gets_an_invitation_per_army(two_machines: Any) -> None:
+    """CW-02 through the service: two players command four armies (seats), so the creator gets
+    four invitations — where the game used to be refused (`bad_request`) — and a player joins
+    each army they command."""
+    ann, bob, _ = two_machines
+    made = ann("new", "--rules", "clonewars", "--players", "Rex,Grievous", "--id", "cw2")
+    assert set(made["invitations"]) == {"0", "1", "2", "3"}
+    players = ann("show", "cw2")["players"]
+    assert [p.get("commander") for p in players] == ["Rex", "Grievous", "Rex", "Grievous"]
+    for seat in ("1", "3"):
+        assert bob("join", made["invitations"][seat])["seat"] == int(seat)
+    assert "hand" in bob("show", "cw2", "--as", "Grievous")["players"][3]

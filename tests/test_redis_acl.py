@@ -73,7 +73,7 @@ def test_the_client_user_reads_nothing_of_others(locked: RedisServer, tmp_path: 
     store = f"sqlite://{tmp_path / 'games.db'}"
     client_url = locked.url_for(CLIENT)
     with (
-        running(Worker(locked.url_for(WORKER), store, lease_ms=900)),
+        running(Worker(locked.url_for(WORKER), store, lease_ms=900, chosen_seeds=True)),
         ServiceClient(client_url) as client,
     ):
         honest = Table(client, "acl1").create()
@@ -141,3 +141,17 @@ def test_setup_redis_on_an_operators_server(redis_server: Any, tmp_path: Path) -
         client.xrange("risk:cmd:{0}")
     text = CliRunner().invoke(cli, ["--redis", redis_server.url, "setup-redis"])
     assert "Players' URL" in text.stdout and "default" in text.stderr
+
+
+def test_a_worker_given_the_players_url_stops_with_one_clear_error(
+    locked: RedisServer, tmp_path: Path
+) -> None:
+    """issue 12: the players' Redis user may not run a worker's commands: `risk worker` with
+    that URL stops at once with `redis_refused`, naming the likely mix-up, where it used to log
+    a traceback a second, forever."""
+    store = f"sqlite:///{tmp_path / 'w.db'}"
+    args = ["--redis", locked.url_for(CLIENT), "--create", "--store", store, "worker"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert "[redis_refused]" in result.stderr and "players' URL" in result.stderr
+    assert "Traceback" not in result.stderr

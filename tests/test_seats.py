@@ -498,7 +498,7 @@ def test_service_reads_with_several_seat_keys(tmp_path: Path) -> None:
 
     with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
         service.create_schema()
-        ask = Ask(Handler(service))
+        ask = Ask(Handler(service, chosen_seeds=True))
         made = seated(
             ask, "cw", [s.name for s in REPUBLIC], seed=5, commanders={0: "Republic", 2: "Republic"}
         )

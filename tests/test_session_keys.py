@@ -89,11 +89,13 @@ def test_sessions_through_the_request_logic(store_url: str) -> None:
     a write sent again gets its first outcome; on every kind of store."""
     with GameService(store_url) as service:  # every kind of store keeps the service's key
         service.create_schema()
-        handler = Handler(service)
+        handler = Handler(service, chosen_seeds=True)
         ask = Ask(handler)
         made = seated(ask, "sess", seed=4)
         public = handler.service_key().public
-        assert Handler(service).service_key().public == public  # one key per store
+        assert (
+            Handler(service, chosen_seeds=True).service_key().public == public
+        )  # one key per store
         state = service.state("sess")
         for _ in range(20):
             request = _command(state)
@@ -141,7 +143,7 @@ def test_the_players_user_reads_the_service_key_and_plays_by_session(tmp_path: P
         store = f"sqlite://{tmp_path / 'games.db'}"
         url = server.url_for(CLIENT)
         with (
-            running(Worker(server.url_for(WORKER), store, lease_ms=900)),
+            running(Worker(server.url_for(WORKER), store, lease_ms=900, chosen_seeds=True)),
             ServiceClient(url) as client,
         ):
             table = Table(client, "acl").create()

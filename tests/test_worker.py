@@ -53,7 +53,7 @@ def test_commands_replies_and_duplicates(redis_server: Any, tmp_path: Path) -> N
     first reply and is applied once, even when its entry is in the stream twice."""
     store = store_of(tmp_path)
     with (
-        running(Worker(redis_server.url, store, lease_ms=900)),
+        running(Worker(redis_server.url, store, lease_ms=900, chosen_seeds=True)),
         ServiceClient(redis_server.url) as client,
     ):
         t = Table(client, "g1").create()
@@ -95,7 +95,7 @@ def test_malformed_and_poisoned_entries(redis_server: Any, tmp_path: Path) -> No
     the dead-letter stream at once; an entry delivered too often goes there with `failed`."""
     store = store_of(tmp_path)
     r = redis.Redis.from_url(redis_server.url)
-    worker = Worker(redis_server.url, store, lease_ms=900, max_deliveries=3)
+    worker = Worker(redis_server.url, store, lease_ms=900, max_deliveries=3, chosen_seeds=True)
     with running(worker), ServiceClient(redis_server.url) as client:
         t = Table(client, "g1").create()
         p = partition_of("g1", client.partitions)
@@ -115,7 +115,9 @@ def test_malformed_and_poisoned_entries(redis_server: Any, tmp_path: Path) -> No
         r.xreadgroup(GROUP, f"dead-{i}", {stream: ">"}) if i == 0 else r.xclaim(
             stream, GROUP, f"dead-{i}", 0, [entry]
         )
-    with running(Worker(redis_server.url, store, lease_ms=900, max_deliveries=3)):
+    with running(
+        Worker(redis_server.url, store, lease_ms=900, max_deliveries=3, chosen_seeds=True)
+    ):
         reply = r.blpop([KEYS.reply(request.request_id)], 10)
         assert reply is not None and b'"failed"' in reply[1]
     assert r.xlen(dead) == 4
@@ -126,7 +128,7 @@ def test_redelivered_entries_are_recognised(tmp_path: Path) -> None:
     """The same stream entry handled twice (a redelivery): the second gets the stored reply."""
     with GameService(store_of(tmp_path)) as service:
         service.create_schema()
-        handler = Handler(service)
+        handler = Handler(service, chosen_seeds=True)
         table = Table(client=None, game_id="g1")  # type: ignore[arg-type]
         made = seated(Ask(handler), "g1", seed=1)
         table.keys = made.keys
@@ -138,7 +140,9 @@ def test_redelivered_entries_are_recognised(tmp_path: Path) -> None:
         table.settle(command, first)
         seen = Item(0, 9, item.request, seen=True)
         assert handler.handle([seen], {0: 1}) == [first]
-        fresh = Handler(service)  # another worker: nothing cached, the ledger answers
+        fresh = Handler(
+            service, chosen_seeds=True
+        )  # another worker: nothing cached, the ledger answers
         assert fresh.handle([item], {0: 2}) == [first]
         assert service.events("g1") == table.events
 
@@ -153,7 +157,7 @@ def test_a_command_and_the_bots_moves_after_it_are_each_stored_once(tmp_path: Pa
 
     with GameService(store_of(tmp_path)) as service:
         service.create_schema()
-        handler = Handler(service)
+        handler = Handler(service, chosen_seeds=True)
         ask = Ask(handler)
         made = seated(ask, "g1", seed=1)
         state = service.state("g1")
@@ -187,7 +191,7 @@ def test_a_new_game_names_only_its_own_seats(tmp_path: Path) -> None:
 
     with GameService(store_of(tmp_path)) as service:
         service.create_schema()
-        ask = Ask(Handler(service))
+        ask = Ask(Handler(service, chosen_seeds=True))
         for fields in ({"ask": [200]}, {"commanders": {7: "Ann"}}):
             request, _, _ = new_game("g2", **fields)
             reply = ask(request)
@@ -220,8 +224,8 @@ def test_two_workers_that_both_own_a_partition(redis_server: Any, tmp_path: Path
     """Split brain: two workers serving the same partitions at once, the first with a stale
     fence.  Nothing is applied twice or out of order, and the stale one is fenced off."""
     store = store_of(tmp_path)
-    stale = Worker(redis_server.url, store, lease_ms=60_000, name="stale")
-    fresh = Worker(redis_server.url, store, lease_ms=60_000, name="fresh")
+    stale = Worker(redis_server.url, store, lease_ms=60_000, name="stale", chosen_seeds=True)
+    fresh = Worker(redis_server.url, store, lease_ms=60_000, name="fresh", chosen_seeds=True)
     with ServiceClient(redis_server.url) as client, running(fresh):
         tables = [Table(client, f"s{i}", seed=i).create() for i in range(4)]
         play(tables, 20)
@@ -257,7 +261,7 @@ def test_redis_restart_mid_game(redis_server: Any, tmp_path: Path) -> None:
     the worker reconnects, and the log is still the accepted commands once, in order."""
     store = store_of(tmp_path)
     with (
-        running(Worker(redis_server.url, store, lease_ms=900)),
+        running(Worker(redis_server.url, store, lease_ms=900, chosen_seeds=True)),
         ServiceClient(redis_server.url, attempt=1.0) as client,
     ):
         tables = [Table(client, f"r{i}", seed=i).create() for i in range(2)]
@@ -281,7 +285,7 @@ def test_owner_actions_bots_and_deadlines(redis_server: Any, tmp_path: Path) -> 
 
     store = store_of(tmp_path)
     with (
-        running(Worker(redis_server.url, store, lease_ms=600)),
+        running(Worker(redis_server.url, store, lease_ms=600, chosen_seeds=True)),
         ServiceClient(redis_server.url) as client,
     ):
         t = Table(client, "own").create()
@@ -321,7 +325,7 @@ def test_no_request_can_take_a_turn_timeouts_id(redis_server: Any, tmp_path: Pat
 
     store = store_of(tmp_path)
     with (
-        running(Worker(redis_server.url, store, lease_ms=600)),
+        running(Worker(redis_server.url, store, lease_ms=600, chosen_seeds=True)),
         ServiceClient(redis_server.url) as client,
     ):
         t = Table(client, "sq").create()

@@ -80,7 +80,7 @@ def test_remote_history(redis_server: Any, tmp_path: Path, monkeypatch: pytest.M
         ("diff", game, "what-if", "--json"),
         ("export", game),
     ]
-    with running(Worker(redis_server.url, store, lease_ms=900)):
+    with running(Worker(redis_server.url, store, lease_ms=900, chosen_seeds=True)):
         for args in same:
             assert remote(*args).stdout == local(*args).stdout, args
         export = remote("export", game).stdout
@@ -118,7 +118,32 @@ def test_an_unreachable_service_is_named_without_its_password() -> None:
     message = str(caught.value)
     assert "s3cret" not in message
     assert "redis://risk-client:***@127.0.0.1:1/0" in message
-    assert "(Redis: " in message and "127.0.0.1:1" in message.split("(Redis: ", 1)[1]
+    why = message.split("Redis could not be reached (", 1)[1]
+    assert "127.0.0.1:1" in why and "may still be carried out" not in message  # a read
+
+
+def test_a_write_nobody_answers_may_still_be_carried_out(redis_server: Any) -> None:
+    """A write without an answer (Redis up, no worker): the ``timeout`` error says no worker
+    answered — not Redis — and that a worker reading it later still carries it out, once, so
+    the player looks before sending it again; a read says only the first."""
+    import risk_core
+    from risk_core import RiskError, bots
+    from risk_service.client import ServiceClient, new_request_id
+    from risk_service.protocol import CommandRequest
+
+    client = ServiceClient(redis_server.url, timeout=0.3, attempt=0.1, prefix="idle")
+    client.redis.set(client.keys.config, 8)  # as a worker that has since stopped left it
+    state = risk_core.replay(risk_core.start("classic", ["A", "B", "C"], seed=1))
+    move = CommandRequest(
+        request_id=new_request_id(), game_id="g", seat=0, command=bots.choose(state, seed=0)
+    )
+    for request, write in ((move, True), (_view("g"), False)):
+        with client, pytest.raises(RiskError) as caught:
+            client.call(request)
+        message = str(caught.value)
+        assert caught.value.code == "timeout" and "no worker answered it" in message
+        assert "Redis could not be reached" not in message
+        assert ("may still be carried out by a worker that reads it later" in message) == write
 
 
 def _view(game_id: str) -> Any:
@@ -194,7 +219,7 @@ def test_a_remote_reply_never_names_where_the_store_is(redis_server: Any, tmp_pa
         EventsRequest(request_id=new_request_id(), game_id="nope"),
     ]
     with (
-        running(Worker(redis_server.url, f"sqlite://{store}", lease_ms=900)),
+        running(Worker(redis_server.url, f"sqlite://{store}", lease_ms=900, chosen_seeds=True)),
         ServiceClient(redis_server.url) as client,
     ):
         for ask in asks:

@@ -74,7 +74,9 @@ class Stage:
         self.added.append(self.r.xadd(self.stream, {name: raw}))
 
     def worker(self, max_deliveries: int = 3) -> Worker:
-        return Worker(self.url, self.store, lease_ms=900, max_deliveries=max_deliveries)
+        return Worker(
+            self.url, self.store, lease_ms=900, max_deliveries=max_deliveries, chosen_seeds=True
+        )
 
     def reply(self, request_id: str, wait: float = 10) -> Reply | None:
         popped = self.r.blpop([KEYS.reply(request_id)], wait)
@@ -94,7 +96,7 @@ class Stage:
 @pytest.fixture
 def stage(redis_server: Any, tmp_path: Path) -> Iterator[Stage]:
     store = f"sqlite://{tmp_path / 'games.db'}"
-    worker = Worker(redis_server.url, store, lease_ms=900)
+    worker = Worker(redis_server.url, store, lease_ms=900, chosen_seeds=True)
     with running(worker), ServiceClient(redis_server.url, timeout=20) as client:
         table = Table(client, GAME).create()
         play([table], 5)
@@ -509,7 +511,7 @@ def test_fuzz_hostile_entries_while_honest_clients_play(
     rnd = random.Random(20240611)
     store = f"sqlite://{tmp_path / 'games.db'}"
     r: Any = redis.Redis.from_url(redis_server.url)
-    worker = Worker(redis_server.url, store, lease_ms=900, max_deliveries=3)
+    worker = Worker(redis_server.url, store, lease_ms=900, max_deliveries=3, chosen_seeds=True)
     start = time.monotonic()
     with running(worker), ServiceClient(redis_server.url, timeout=20) as client:
         tables = [Table(client, f"fz{i}", seed=i).create() for i in range(3)]

@@ -23,7 +23,7 @@ from risk_service.protocol import (
 )
 from risk_service.signing import WINDOW_MS
 from risk_service.worker import Worker
-from tests.servicekit import Ask, Table, running, seated
+from tests.servicekit import Ask, Table, new_game, running, seated
 
 
 def test_refusals(redis_server: Any, tmp_path: Path) -> None:
@@ -34,7 +34,7 @@ def test_refusals(redis_server: Any, tmp_path: Path) -> None:
     private key or invitation secret is stored anywhere."""
     store = f"sqlite://{tmp_path / 'games.db'}"
     with (
-        running(Worker(redis_server.url, store, lease_ms=900)),
+        running(Worker(redis_server.url, store, lease_ms=900, chosen_seeds=True)),
         ServiceClient(redis_server.url) as client,
     ):
         t = Table(client, "sec").create()
@@ -97,7 +97,7 @@ def test_requests_of_unclaimed_and_computer_seats(tmp_path: Path) -> None:
     the computer."""
     with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
         service.create_schema()
-        ask = Ask(Handler(service))
+        ask = Ask(Handler(service, chosen_seeds=True))
         made = seated(ask, "bots", seed=2)
         owner, keys = made.owner, made.keys
         state = service.state("bots")
@@ -151,7 +151,7 @@ def test_every_view_of_a_full_game(tmp_path: Path) -> None:
     seed before the game ends."""
     with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
         service.create_schema()
-        ask = Ask(Handler(service))
+        ask = Ask(Handler(service, chosen_seeds=True))
         keys = seated(ask, "full", seed=6_271_828_182_845_904_523).keys
         commands = 0
         while True:
@@ -181,3 +181,23 @@ def test_every_view_of_a_full_game(tmp_path: Path) -> None:
             )  # the seed may be revealed
             commands += 1
         assert state.phase == "over"
+
+
+def test_a_seed_chosen_by_a_games_creator_is_refused(tmp_path: Path) -> None:
+    """ENG-07: a service draws each game's seed itself — a seed the creator chose would tell
+    them every seat's cards, missions and dice — unless its operator allows chosen seeds
+    (`risk worker --allow-seeds`); the refusal stores nothing."""
+    with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
+        service.create_schema()
+        ask = Ask(Handler(service))
+        request, owner, _ = new_game("chosen", seed=7)
+        refused = ask(owner.sign(request))
+        assert not refused.ok and refused.code == "seed_refused", refused
+        assert service.games() == []
+        request, owner, _ = new_game("drawn")
+        assert ask(owner.sign(request)).ok
+        started = service.events("drawn", upto=1)[0]
+        assert isinstance(started, risk_core.model.GameStarted) and started.commitment
+        allowed = Ask(Handler(service, chosen_seeds=True))
+        request, owner, _ = new_game("chosen", seed=7)
+        assert allowed(owner.sign(request)).ok

@@ -87,7 +87,7 @@ def test_a_refused_command_leaves_the_cached_state_as_it_was(tmp_path: Path) -> 
     refusal is recorded and changes nothing; the next command is decided on the state the
     first left, and the cached state equals the stored log replayed (ENG-01, ENG-02)."""
     with store(tmp_path) as service:
-        handler = Handler(service)
+        handler = Handler(service, chosen_seeds=True)
         t = table(handler)
         assert t.state is not None
         first = t.next_command()
@@ -114,7 +114,7 @@ def test_a_long_game_through_the_write_path(tmp_path: Path) -> None:
     commands, and a snapshot is taken once each multiple of ``SNAPSHOT_INTERVAL`` is passed
     (the state at each multiple equals the events replayed to it)."""
     with store(tmp_path) as service:
-        handler = Handler(service)
+        handler = Handler(service, chosen_seeds=True)
         t = table(handler, seed=5)
         position = 100
         while len(t.events) < 3 * SNAPSHOT_INTERVAL + 10 and not t.over:
@@ -253,7 +253,7 @@ def test_a_stored_reply_is_sent_as_the_bytes_recorded_for_it(tmp_path: Path) -> 
     the digest; a refusal recorded too; any other reply (or one of an earlier batch) is
     encoded anew."""
     with store(tmp_path) as service:
-        handler = Handler(service)
+        handler = Handler(service, chosen_seeds=True)
         t = table(handler)
         assert t.state is not None
         first = t.next_command()
