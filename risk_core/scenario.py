@@ -173,8 +173,23 @@ def scenario_opening(
         raise bad(f"Territories without an owner: {', '.join(missing)}.")
     present = {s for t in range(len(owners)) for s in rs.occupants(probe, t)}
     for i, s in enumerate(seats):
-        if not s.neutral and i not in present:
+        if i in present or rs.may_hold_nothing(probe, i):
+            continue
+        if not s.neutral:
             raise bad(f"{s.name} owns no territory.")
+        raise bad(
+            f"{s.name} (an independent) owns no territory: one without any is out of the game, "
+            "which a position cannot say; give it a territory."
+        )
+    first = seat(scenario.current)
+    if seats[first].neutral:
+        playing = ", ".join(x.name for x in seats if not x.neutral)
+        raise bad(f"current is a player ({playing}): {seats[first].name} takes no turns.")
+    limit = rs.round_limit(probe)
+    played = scenario.round if scenario.round is not None else scenario.turn
+    if limit is not None and played > limit:
+        given = "" if scenario.round is not None else f" (the turn, {scenario.turn}, unless given)"
+        raise bad(f"round {played}{given} is past {rs.name}'s last, round {limit}.")
 
     hands = [_hand(rs, cards) for cards in _per_seat(scenario.hands, seat, len(seats), [])]
     held = [c for h in hands for c in h]
@@ -198,7 +213,7 @@ def scenario_opening(
         deck=tuple(deck),
         discard=(),
         trades=scenario.trades,
-        first=seat(scenario.current),
+        first=first,
         rng=0,
         # JSON's own shapes (string keys), so the event equals itself read back from a store.
         family=UNSET if family is UNSET else msgspec.to_builtins(family, str_keys=True),

@@ -877,3 +877,20 @@ def test_history_tools_work_unchanged(risk: Run, tmp_path: Path) -> None:
     risk("import", str(path), "--id", "copy1")
     assert view(risk, "copy1")["ranking"] == view(risk, game)["ranking"]
     risk("branch", game, "--at", "300")
+
+
+def test_nap_adv_01_a_scenario_round_past_the_last_is_refused() -> None:
+    """NAP-ADV-01 (DEC-06): the game lasts its rounds (5 by default): a scenario's round past
+    the last — the turn, when no round is given — is refused (`bad_scenario`) where it used to
+    end the game on the score after one seat's turn; the last round itself is taken."""
+    with pytest.raises(rc.RiskError) as err:
+        engine_game(turn=6)  # three players: turn 6 is round 6 unless the round is given
+    assert err.value.code == "bad_scenario" and "round 6 (the turn, 6" in err.value.message
+    with pytest.raises(rc.RiskError) as err:
+        engine_game(turn=12, round=6)
+    assert "past napoleon-advanced's last, round 5" in err.value.message
+    state, _ = engine_game(turn=13, round=5)
+    assert state.phase != "over"
+    with pytest.raises(rc.RiskError) as err:  # the short game (DEC-06: rounds=3)
+        engine_game(turn=10, round=4, options={"rounds": 3})
+    assert "past napoleon-advanced's last, round 3" in err.value.message

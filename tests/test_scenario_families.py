@@ -165,6 +165,37 @@ def test_napoleon_2p_family_errors(risk: Run, tmp_path: Path) -> None:
     assert "takes 'allies' only, not ally_of" in field and "[bad_scenario]" in field
 
 
+def test_napoleon_2p_positions_the_game_could_not_reach(risk: Run, tmp_path: Path) -> None:
+    """NAP-2PA-01/06: an ally without territory (one without any is out of the game, and its
+    reinforcements would have nowhere to go), an independent whose turn it is (independents
+    take none): refused, `bad_scenario`; an independent that is no one's ally may hold
+    nothing, and is no ally to reinforce when the game goes on."""
+    doc = two_player({"Yellow": "Ann"})
+    doc["territories"] = {
+        t: {**h, "owner": 2 if h["owner"] == 3 else h["owner"]}
+        for t, h in doc["territories"].items()
+    }  # Yellow (3) holds nothing
+    ally = refused(risk, scenario(tmp_path, doc, "ally"))
+    assert "Yellow (an independent) owns no territory" in ally and "[bad_scenario]" in ally
+    doc["family"] = {"allies": {"Green": "Ann"}}
+    doc["phase"] = "reinforce"
+    doc["hands"] = {"Ann": ["portugal"]}
+    doc.pop("dice")
+    game = out(risk, "new", "--scenario", scenario(tmp_path, doc, "neutral"))["game_id"]
+    risk("give", game, "Yellow", "portugal")  # one step: Yellow is Ann's ally now
+    assert out(risk, "show", game)["players"][3]["ally_of"] == 0
+    reserve = out(risk, "show", game)["reserve"]
+    risk("place", game, "portugal", str(reserve))
+    shown = out(risk, "show", game)
+    assert shown["phase"] == "ally_reinforce"  # Green's die, not Yellow's: it holds nothing
+    said = risk("reinforce-ally", game, "Yellow", code=1).stderr
+    assert "Yellow holds no territory to reinforce. [not_ally]" in said
+    turn = two_player(None)
+    turn["current"] = "Green"
+    said = refused(risk, scenario(tmp_path, turn, "turn"))
+    assert "current is a player (Ann, Bob): Green takes no turns" in said
+
+
 # --------------------------------------------------------------------------- napoleon-mission
 ANN = ["caporal_gibraltar", "capitaine_italie", "general_3_capitales", "empereur_5_capitales"]
 BOB = ["caporal_manche", "capitaine_prusse", "general_60_regiments", "empereur_elimination"]

@@ -906,6 +906,11 @@ class RuleSet:
         """Set-specific invariants broken in ``state`` (audits; CORE's are checked by tests)."""
         return []
 
+    def may_hold_nothing(self, state: GameState, seat: Seat) -> bool:
+        """Whether a scenario's position may give ``seat`` no territory (CORE: a neutral, which
+        never acts; a position cannot say a player is out of the game)."""
+        return state.players[seat].neutral
+
     def check_transition(self, before: GameState, after: GameState, ev: Event) -> list[str]:
         """Set-specific rules broken by applying ``ev`` to ``before`` (the family's reserves
         moving only as its events say, ...); the conformance suite asks after every event."""

@@ -477,8 +477,10 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
             )
         if state.phase != "ally_reinforce":
             raise RuleError("wrong_phase", f"Allies are not reinforced in the {state.phase} phase.")
-        if not 0 <= cmd.ally < len(state.players) or cmd.ally not in self.allies(state, seat):
-            raise RuleError("not_ally", f"Seat {cmd.ally} is not one of your allies.")
+        if not 0 <= cmd.ally < len(state.players):
+            raise RuleError("not_ally", f"There is no seat {cmd.ally}.")
+        if cmd.ally not in self.allies(state, seat):
+            raise self.not_ally(state, seat, cmd.ally)
         if cmd.ally in camp_state(state).reinforced:
             raise RuleError("already_chosen", "That ally has had its income this turn.")
         colour = state.players[cmd.ally].colour

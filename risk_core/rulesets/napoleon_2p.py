@@ -478,7 +478,7 @@ class Napoleon2P(ActiveIndependents, Napoleon):
             raise RuleError("not_ally", f"There is no seat {cmd.ally}.")
         name = state.players[cmd.ally].name
         if cmd.ally not in self.allies(state, seat):
-            raise RuleError("not_ally", f"{name} is not one of your allies.")
+            raise self.not_ally(state, seat, cmd.ally)
         if cmd.ally in self.steps(state).reinforced:
             raise RuleError(
                 "already_chosen", f"{name} has had its reinforcement die this turn (NAP-2PA-06)."

@@ -182,12 +182,29 @@ class ActiveIndependents(RuleSet):
         """Whether the independents act in this game (always, unless a family says not)."""
         return True
 
+    def may_hold_nothing(self, state: GameState, seat: Seat) -> bool:
+        """An ally holds territory (it is reinforced, it maneuvers): one without any is out of
+        the game, and out of every alliance."""
+        return super().may_hold_nothing(state, seat) and self.status(state, seat) is None
+
     def require_active(self, state: GameState) -> None:
         """Refuse an independents' command in a game where they do not act."""
 
     # ------------------------------------------------------------------ allegiance
     def allies(self, state: GameState, seat: Seat) -> list[Seat]:
-        return [i for i in self.independents_of(state) if self.status(state, i) == seat]
+        """``seat``'s allies that hold territory (an independent a scenario left with none has
+        nowhere to be reinforced or to maneuver from: it is no help)."""
+        owner = state.owner
+        return [
+            i for i in self.independents_of(state) if self.status(state, i) == seat and i in owner
+        ]
+
+    def not_ally(self, state: GameState, seat: Seat, other: Seat) -> RuleError:
+        """Why ``other`` (a seat) is not among ``seat``'s ``allies``."""
+        name = state.players[other].name
+        if self.status(state, other) == seat:  # allied, but holding nothing
+            return RuleError("not_ally", f"{name} holds no territory to reinforce.")
+        return RuleError("not_ally", f"{name} is not one of your allies.")
 
     def toward(self, state: GameState, independent: Seat, seat: Seat) -> Seat | None:
         """NAP-2PA-03: one step toward ``seat`` (opponent's ally → neutral → ``seat``'s ally)."""
