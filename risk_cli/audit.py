@@ -115,6 +115,8 @@ def audit_text(report: AuditReport, *, source: str | None) -> str:
     d = report.divergence
     if d is not None:
         place = "the opening" if d.record == 0 else f"record {d.record}"
+        if source:  # the header is the file's first line, the opening its second
+            place += f", line {d.record + 2} of the file"
         lines += [
             f"First divergence at version {d.version} (event {d.index + 1} of {place}):",
             f"  reason    {d.reason}",

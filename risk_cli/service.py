@@ -259,8 +259,31 @@ def is_loopback(host: str) -> bool:
 
 def _public_host(host: str) -> str:
     """The address to write in the URL handed out: this machine's name when listening on every
-    address (players may need its IP address instead)."""
-    return socket.getfqdn() if host in ("0.0.0.0", "::") else host
+    address (players may need its IP address instead), or its address on the network when its
+    name is only the loopback's (``localhost`` in many a /etc/hosts)."""
+    if host not in ("0.0.0.0", "::"):
+        return host
+    for name in (socket.getfqdn(), socket.gethostname()):
+        if name and not _loopback_name(name):
+            return name
+    try:  # the address a packet to another network would leave from (none is sent)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routed, never answered
+            address: str = probe.getsockname()[0]
+    except OSError:
+        return socket.gethostname() or "localhost"
+    return address
+
+
+def _loopback_name(name: str) -> bool:
+    """Whether ``name`` is ``localhost`` or resolves to the loopback only."""
+    if name.split(".")[0] == "localhost":
+        return True
+    try:
+        found = {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
+    except OSError:
+        return False  # unknown here: perhaps known to the players' machines
+    return all(is_loopback(a) for a in found)
 
 
 @click.command()

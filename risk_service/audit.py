@@ -433,10 +433,11 @@ class _Auditor:
 
     def _seed_check(self) -> Check:
         if self.revealed is None:
+            when = "not revealed yet" if self.started.game_id else "never revealed (no commitment)"
             return Check(
                 "seed",
                 True,
-                "not revealed yet: the seed stored with the history was used (an owner's audit)",
+                f"{when}: the seed stored with the history was used (an owner's audit)",
             )
         same = self.revealed == self.stored_seeds
         return Check(
@@ -736,7 +737,12 @@ class _Auditor:
     def _check_commitment(self, s: GameStarted, seed: int) -> None:
         if not s.commitment and not s.game_id:
             self.checks.append(
-                Check("commitment", True, "none: a game without an id publishes no commitment")
+                Check(
+                    "commitment",
+                    True,
+                    "none: the opening names no game (a scenario's position, whose opening is "
+                    "given), so it commits to no seed and reveals none",
+                )
             )
             return
         expected = seed_commitment(s.game_id, seed)

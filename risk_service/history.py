@@ -37,6 +37,8 @@ import risk_core
 from risk_core import Event, GameState, RiskError, RuleError
 from risk_core.model import Branched, DiceReseeded, DiceScripted, GameStarted
 from risk_core.rng import normalise_seed, seed_commitment
+from risk_core.rulesets import get as get_ruleset
+from risk_core.rulesets.base import RuleSet
 from risk_core.turns import TurnStart, event_types, find_turn, line_up, turn_span, turn_starts
 from risk_core.views import view
 from risk_service import versions
@@ -178,7 +180,8 @@ def branch(
         raise RiskError("bad_dice", "A seed is for --dice reseed only.")
     if faces and dice != "script":
         raise RiskError("bad_dice", "Die faces are for --dice script only.")
-    problem = versions.mismatch(opening(service, parent))
+    started = opening(service, parent)
+    problem = versions.mismatch(started)
     if problem is not None:
         # The copy keeps the recorded events, which this engine would then play on.
         raise RiskError("version_mismatch", f"Game {parent} cannot be branched: {problem}.")
@@ -189,7 +192,8 @@ def branch(
         commitment = reseed_commitment(parent, at, chosen)
         then.append(DiceReseeded(seed=chosen, commitment=commitment))
     elif dice == "script":
-        then.append(DiceScripted(faces=check_faces(faces)))
+        # Faces up to the largest die of the rule set (a Clone Wars capital ship's d8).
+        then.append(DiceScripted(faces=check_faces(faces, get_ruleset(started.ruleset))))
     copied = service.copy_history(parent, at, then, game_id=game_id)
     return Branch(
         game_id=copied.game_id,
@@ -244,12 +248,16 @@ def replay_commands(service: GameService, made: Branch) -> CommandReplay:
     )
 
 
-def check_faces(faces: Sequence[int]) -> tuple[int, ...]:
+def check_faces(faces: Sequence[Any], rules: RuleSet | None = None) -> tuple[int, ...]:
+    """Die faces as whole numbers from 1 to the largest die of ``rules`` (default: a d6)."""
     if not faces:
         raise RiskError("bad_script", "A dice script needs at least one face.")
-    bad = [f for f in faces if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6]
+    top = 6 if rules is None else rules.largest_die()
+    bad = [f for f in faces if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= top]
     if bad:
-        raise RiskError("bad_script", f"Die faces are 1 to 6, not {bad[0]!r}.")
+        dice = "a d6" if rules is None else f"{rules.name}'s dice"
+        said = f"Die faces are whole numbers 1 to {top} ({dice}), not {json.dumps(bad[0])}."
+        raise RiskError("bad_script", said)
     return tuple(faces)
 
 
@@ -263,12 +271,23 @@ def parse_faces(text: str) -> tuple[int, ...]:
             raise RiskError("bad_script", f"The dice script is not a JSON list: {e}.") from None
         if not isinstance(faces, list):
             raise RiskError("bad_script", "The dice script must be a list of faces.")
-        return check_faces(faces)
+        return _whole(faces)
     words = stripped.split()
     if not all(w.isdigit() for w in words):
         bad = next(w for w in words if not w.isdigit())
-        raise RiskError("bad_script", f"Die faces are 1 to 6, not {bad!r}.")
-    return check_faces([int(w) for w in words])
+        raise RiskError("bad_script", f"Die faces are whole numbers, not {bad!r}.")
+    return _whole([int(w) for w in words])
+
+
+def _whole(faces: list[Any]) -> tuple[int, ...]:
+    """A script's faces, whole numbers (their range is the game's dice: ``branch`` checks)."""
+    if not faces:
+        raise RiskError("bad_script", "A dice script needs at least one face.")
+    bad = [f for f in faces if isinstance(f, bool) or not isinstance(f, int) or f < 1]
+    if bad:
+        said = f"Die faces are whole numbers from 1, not {json.dumps(bad[0])}."
+        raise RiskError("bad_script", said)
+    return tuple(faces)
 
 
 # --------------------------------------------------------------------------- lineage

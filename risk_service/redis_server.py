@@ -136,6 +136,15 @@ class RedisServer:
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"redis-server did not start: see {self.folder / 'redis.log'}")
             time.sleep(0.02)
+        # The answer may come from another server on the port (one started from the same
+        # folder, with the same passwords): this one then failed to bind, and must not pass.
+        answering = client.info("server").get("process_id")
+        if answering != self.process.pid:
+            client.close()
+            self.stop(kill=True)
+            raise RuntimeError(
+                f"another Redis server (process {answering}) answers on {self.host}:{self.port}"
+            )
         # Loading an append-only file takes a moment after the server answers.
         while client.info("persistence").get("loading"):
             time.sleep(0.02)

@@ -247,7 +247,11 @@ def test_scenario_games_are_audited_after_their_opening(tmp_path: Path) -> None:
         report = audit_game(service, "sc")
     assert report.ok and report.verified == report.events
     assert any("scenario" in g for g in report.given)
-    assert next(c for c in report.checks if c.name == "commitment").detail.startswith("none")
+    commitment = next(c for c in report.checks if c.name == "commitment").detail
+    assert commitment.startswith("none: the opening names no game (a scenario's position")
+    seed = next(c for c in report.checks if c.name == "seed").detail
+    assert seed.startswith("never revealed (no commitment)")  # even once the game is over
+    assert report.given_events == len(opening)  # the whole opening, given
 
 
 def test_records_without_a_command_must_be_branch_points(memory: GameService) -> None:

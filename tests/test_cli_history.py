@@ -252,7 +252,8 @@ def test_audit_passes(risk: Run, game: str) -> None:
 
 
 def tampered(data: bytes, *, fix_digest: bool = True) -> tuple[bytes, int]:
-    """The export with one die face changed, and that event's version."""
+    """The export with one die face changed (written as the export writes JSON), and that
+    event's version."""
     header, *lines = data.decode().splitlines()
     records = [json.loads(x) for x in lines]
     version = 0
@@ -261,12 +262,17 @@ def tampered(data: bytes, *, fix_digest: bool = True) -> tuple[bytes, int]:
             version += 1
             if ev["type"] == "battle":
                 ev["attack"][0] = 1 if ev["attack"][0] != 1 else 2
-                body = "".join(json.dumps(r) + "\n" for r in records).encode()
+                body = "".join(_written(r) + "\n" for r in records).encode()
                 head = json.loads(header)
                 if fix_digest:
                     head["digest"] = "sha256:" + hashlib.sha256(body).hexdigest()
-                return json.dumps(head).encode() + b"\n" + body, version
+                return _written(head).encode() + b"\n" + body, version
     raise AssertionError("no battle")
+
+
+def _written(value: Any) -> str:
+    """JSON as the export writes it: compact, keys in order, characters as they are."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def test_audit_of_a_tampered_file_fails(risk: Run, game: str, tmp_path: Path) -> None:
@@ -279,6 +285,10 @@ def test_audit_of_a_tampered_file_fails(risk: Run, game: str, tmp_path: Path) ->
     assert failed.stderr.startswith(f"Error: Game {game} fails its audit (version {version}: ")
     assert failed.stderr.endswith("[audit_failed]\n")
     assert f"First divergence at version {version}" in failed.stdout
+    line = int(failed.stdout.split(" of the file")[0].rsplit("line ", 1)[1])
+    assert '"type":"battle"' in data.decode().splitlines()[line - 1]  # the line it names
+    form = next(x for x in failed.stdout.splitlines() if " form " in x)
+    assert form.startswith("  ok ")  # the form is the export's: only the die differs
     assert "  expected  " in failed.stdout and "  recorded  " in failed.stdout
     assert "  command   " in failed.stdout and "  differs   attack" in failed.stdout
     report = json.loads(risk("audit", "--file", str(path), "--json", code=1).stdout)

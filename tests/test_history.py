@@ -194,12 +194,29 @@ def test_parse_faces(text: str, faces: tuple[int, ...]) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "[]", "[7]", "[0, 1]", "6 six", '{"faces": [1]}', "[1,", "[true]"]
+    "text", ["", "[]", "[0, 1]", "6 six", '{"faces": [1]}', "[1,", "[true]", "[1.5]"]
 )
 def test_bad_dice_scripts(text: str) -> None:
     with pytest.raises(rc.RiskError) as err:
         history.parse_faces(text)
     assert err.value.code == "bad_script"
+    if text == "[true]":  # said as the file says it
+        assert "not true." in err.value.message
+
+
+def test_a_dice_script_takes_the_faces_of_the_games_dice(memory: GameService) -> None:
+    """A branch's script (`--dice script`) may show any face the game's dice show: 7 is no
+    classic die's, while a Clone Wars capital ship throws a d8 (CW-25); 9 is no one's."""
+    classic = memory.new_game("classic", ["Ann", "Bob", "Cy"], seed=1, game_id="c6")
+    with pytest.raises(rc.RiskError) as err:
+        history.branch(memory, classic, 5, dice="script", faces=history.parse_faces("[6, 7]"))
+    assert err.value.code == "bad_script" and "1 to 6 (classic's dice), not 7" in err.value.message
+    cw = memory.new_game("clonewars", ["Rex", "Grievous"], seed=1, game_id="cw")
+    made = history.branch(memory, cw, 5, dice="script", faces=history.parse_faces("[8, 1]"))
+    assert memory.state(made.game_id).dice_script == [8, 1]
+    with pytest.raises(rc.RiskError) as err:
+        history.branch(memory, cw, 5, dice="script", faces=[9])
+    assert "1 to 8 (clonewars's dice), not 9" in err.value.message
 
 
 def test_branch_errors_write_nothing(store_url: str, open_service: OpenService) -> None:

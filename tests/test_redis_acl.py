@@ -155,3 +155,16 @@ def test_a_worker_given_the_players_url_stops_with_one_clear_error(
     assert result.exit_code == 1, (result.stdout, result.stderr)
     assert "[redis_refused]" in result.stderr and "players' URL" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_second_server_from_the_same_folder_does_not_pass_for_the_first(
+    locked: RedisServer,
+) -> None:
+    """issue 12: a second `risk serve` on the same folder (same passwords, same port) used to
+    take the first one's answers for its own start, and serve through it; its own server
+    could not bind, so it is refused (`risk serve`: `serve_failed`)."""
+    again = RedisServer(locked.folder, port=locked.port, credentials=locked.credentials)
+    with pytest.raises(RuntimeError, match="another Redis server") as err:
+        again.start()
+    assert str(locked.process.pid if locked.process else "") in str(err.value)
+    assert redis.Redis.from_url(locked.url).ping()  # the first one serves on

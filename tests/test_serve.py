@@ -153,3 +153,45 @@ def test_serve_replaces_a_worker_that_ends(tmp_path: Path) -> None:
         if serve.poll() is None:
             serve.kill()
             serve.wait()
+
+
+def test_the_url_handed_out_names_the_machine_not_its_loopback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """issue 12: `risk serve --host 0.0.0.0` hands out the machine's name, or its address on the
+    network when that name is only the loopback's (``localhost`` in many a /etc/hosts), which a
+    player on another machine could not use."""
+    import socket
+
+    from risk_cli import service
+
+    names = {"ann-pc": "192.168.1.20", "box": "127.0.1.1", "localhost": "127.0.0.1"}
+
+    def resolve(name: str, *args: object) -> list[tuple[object, ...]]:
+        return [(2, 1, 6, "", (names[name], 0))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    monkeypatch.setattr(socket, "getfqdn", lambda: "ann-pc")
+    assert service._public_host("0.0.0.0") == "ann-pc"
+    assert service._public_host("10.0.0.5") == "10.0.0.5"  # an address given: as it is
+    monkeypatch.setattr(socket, "getfqdn", lambda: "localhost")
+    monkeypatch.setattr(socket, "gethostname", lambda: "box")  # 127.0.1.1 only
+
+    class Probe:  # the socket that finds the address a packet would leave from
+        def __init__(self, *args: object) -> None:
+            pass
+
+        def __enter__(self) -> Probe:
+            return self
+
+        def __exit__(self, *args: object) -> None:
+            pass
+
+        def connect(self, address: object) -> None:
+            pass
+
+        def getsockname(self) -> tuple[str, int]:
+            return ("192.168.1.20", 40000)
+
+    monkeypatch.setattr(socket, "socket", Probe)
+    assert service._public_host("0.0.0.0") == "192.168.1.20"
