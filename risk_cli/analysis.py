@@ -318,27 +318,65 @@ def _counted(span: list[int], one: str, many: str) -> str:
 
 FAMILY_SHOWN = 8  # a family command's entries listed by `risk moves` before "… (N in all)"
 
+# The verb that submits a family command, where it is not the command's type with dashes
+# (tests/test_cli_analysis.py checks that every command type has an existing verb).
+VERBS = {
+    "place_token": "token",
+    "play_power": "power",
+    "choose_support": "support",
+    "invoke_order66": "order66",
+    "place_palpatine": "palpatine",
+    "give_card": "give",
+    "ally_maneuver": "ally-move",
+    "place_piece": "piece",
+    "really": "realliance",
+    "claim_mission": "claim",
+    "designate_defender": "designate",
+    "place_capital": "capital",
+    "place_airfield": "airfield",
+    "strategic_move": "strategic",
+}
+SEAT_FIELDS = frozenset({"independent", "ally", "captor", "member"})  # seats, by name
 
-def _fields_text(board: Board, fields: JsonDict) -> str:
-    """A family command's fields for a reader: territories and sea zones by name, a counted
-    field's range as "low-high"."""
+
+def verb_of(command_type: str) -> str:
+    """The `risk` verb that submits a command of ``command_type`` (its JSON ``type``)."""
+    return VERBS.get(command_type, command_type.replace("_", "-"))
+
+
+def _fields_text(board: Board, fields: JsonDict, names: list[str]) -> str:
+    """A family command's fields for a reader: territories and sea zones by name, seats by
+    their player's name and cards by what they show (a run of them as alternatives), yes or
+    no, and a counted field's range as "low-high"."""
     zones = {z.id: z.name_en for z in board.sea_zones}
 
     def place(v: str) -> str:
         return board.name(board.index[v]) if v in board.index else zones.get(v, v)
 
-    def value(v: Any) -> str:
+    def card(c: int) -> str:
+        return board.card_label(c) if 0 <= c < len(board.cards) else f"card {c}"
+
+    def seat(s: int) -> str:
+        return names[s] if 0 <= s < len(names) else f"seat {s}"
+
+    def value(key: str, v: Any) -> str:
+        one = {"card": card, **dict.fromkeys(SEAT_FIELDS, seat)}.get(key)
         if isinstance(v, list) and len(v) == 2 and all(type(x) is int for x in v):
-            return _range(v)
+            return _range(v) if one is None else " or ".join(map(one, range(v[0], v[1] + 1)))
+        if one is not None and type(v) is int:
+            return one(v)
+        if isinstance(v, bool):
+            return "yes" if v else "no"
         if isinstance(v, str):  # a territory, a sea zone, or "from>to" (an epidemic's move)
             return " > ".join(place(part) for part in v.split(">"))
         return str(v)
 
-    shown = [f"{k} {value(v)}" for k, v in fields.items() if v != ""]  # "": none given
+    shown = [f"{k} {value(k, v)}" for k, v in fields.items() if v not in ("", None)]
     return ", ".join(shown) or "(no arguments)"
 
 
-def moves_text(board: Board, g: JsonDict) -> list[str]:
+def moves_text(board: Board, g: JsonDict, names: list[str]) -> list[str]:
+    """`risk moves`'s lines for the groups ``g`` (``grouped_moves``); ``names``: the seats'."""
 
     def name(tid: str) -> str:
         return board.name(board.find(tid))
@@ -360,9 +398,9 @@ def moves_text(board: Board, g: JsonDict) -> list[str]:
     if g["occupy"]:
         lines.append(f"  occupy with {_counted(g['occupy'], 'army', 'armies')}")
     for kind, items in g["other"].items():
-        shown = "; ".join(_fields_text(board, item) for item in items[:FAMILY_SHOWN])
+        shown = "; ".join(_fields_text(board, item, names) for item in items[:FAMILY_SHOWN])
         more = f" … ({len(items)} in all)" if len(items) > FAMILY_SHOWN else ""
-        lines.append(f"  {kind.replace('_', '-')}: {shown}{more}")
+        lines.append(f"  {verb_of(kind)}: {shown}{more}")
     if g["end"]:
         lines.append("  end the turn")
     return lines
@@ -409,4 +447,4 @@ def moves(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
         )
     else:
         click.echo(f"{names[seat]} (seat {seat}) may {doing}:")
-        click.echo("\n".join(moves_text(board, g)))
+        click.echo("\n".join(moves_text(board, g, names)))

@@ -258,6 +258,9 @@ def _shared(rs: RuleSet, probe: GameState, seats: list[SeatInfo]) -> set[int]:
         if len(units) < 2:
             continue
         total, given = sum(units.values()), probe.owner[t]
+        if total > MAX_COUNT:
+            where = rs.board.name(t)
+            raise bad(f"{where}: a stack of {total:,}; at most {MAX_COUNT:,} a territory.")
         if given >= 0 and (given not in units or probe.armies[t] != total):
             stack = ", ".join(f"{seats[s].name} {n}" for s, n in units.items())
             raise bad(

@@ -170,3 +170,43 @@ def test_moves_in_the_reinforcement_phase_gives_count_ranges(risk: Run) -> None:
     moves = out(risk, "moves", game)["moves"]
     assert moves["place"] and all(span == [1, 1] for span in moves["place"].values())
     assert "  place 1: " in risk("moves", game).stdout
+
+
+def test_risk_moves_names_each_family_command_by_its_verb() -> None:
+    """`risk moves` lists a family command under the verb that submits it (`give`, not the
+    command's type `give_card`): every command type of every rule set has one."""
+    from risk_cli.analysis import verb_of
+    from risk_cli.main import COMMANDS, FAMILY_COMMANDS
+    from risk_core import model
+    from risk_core.rulesets import get
+
+    for info in rc.rulesets():
+        get(info.name)  # every family's commands registered
+    verbs = set(COMMANDS) | set(FAMILY_COMMANDS)
+    missing = {
+        t.__struct_config__.tag: verb_of(str(t.__struct_config__.tag))
+        for t in model.COMMAND_TYPES
+        if t.__module__.startswith("risk_core.")  # the built-in families (a plug-in: its own)
+        and verb_of(str(t.__struct_config__.tag)) not in verbs
+    }
+    assert missing == {}
+    assert verb_of("give_card") == "give" and verb_of("move_general") == "move-general"
+
+
+def test_risk_moves_shows_family_values_as_a_reader_says_them() -> None:
+    """Seats by their player's name (a run of them as alternatives), cards by what they
+    show, yes or no, territories by name, counts as ranges."""
+    from risk_cli.analysis import _fields_text
+    from risk_core.rulesets import get
+
+    board = get("napoleon-2p").board
+    names = ["Ann", "Bob", "Green", "Yellow", "Black", "Purple"]
+    card = board.territory_card(board.index["portugal"])
+    assert card is not None
+    text = _fields_text(board, {"independent": [2, 4], "card": card}, names)
+    assert text == f"independent Green or Yellow or Black, card {board.card_label(card)}"
+    assert board.card_label(card).startswith("Portugal (")
+    assert _fields_text(board, {"accept": False}, names) == "accept no"
+    moved = {"origin": "portugal", "target": "castille", "count": [1, 4]}
+    assert _fields_text(board, moved, names) == "origin Portugal, target Castile, count 1-4"
+    assert _fields_text(board, {"ally": 3, "card": None}, names) == "ally Yellow"

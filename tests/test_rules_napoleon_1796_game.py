@@ -606,3 +606,28 @@ def test_show_lists_alliances_objectives_and_round(risk: Run, tmp_path: Path) ->
     assert "Alliances: Austrians allied to Eng, Prussians allied to Eng, Russians neutral" in text
     assert "Objectives (french, VP):" in text and "Egypt before 1809 (first invasion) 5" in text
     assert "english; 0 VP" in text and "allied to Eng" in text
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"turn": 11}, "round 11 (the turn, 11, unless given) is past napoleon-1796's last"),
+        ({"current": AUS}, "Austrians takes no turns"),
+        ({"family": {"vp": {"Austrians": 3}}}, "Austrians scores no VP (players only)"),
+        ({"family": {"missions": {"Fra": []}}}, "the campaign has no missions"),
+        ({"family": {"scored": ["french:nowhere"]}}, "no side's invasion objective"),
+        (
+            {"family": {"scored": ["french:egypte", "french:egypte"]}},
+            "'french:egypte' is listed twice",
+        ),
+    ],
+)
+def test_nap_camp_positions_the_campaign_cannot_reach(fields: dict[str, Any], said: str) -> None:
+    """NAP-CAMP-02/05/14: a scenario of the campaign keeps to its rounds, its players' turns,
+    its scores (the two sides'), no missions, and its one-shot invasions by side and
+    territory: anything else is `bad_scenario`, where it used to be stored."""
+    with pytest.raises(rc.RiskError) as err:
+        engine_game(**fields)
+    assert err.value.code == "bad_scenario" and said in err.value.message, err.value.message
+    state, _ = engine_game(family={"vp": {"Fra": -2}, "scored": ["french:egypte"]})
+    assert fam(state).vp[FRA] == -2 and fam(state).scored == ("french:egypte",)

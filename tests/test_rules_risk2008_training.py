@@ -210,8 +210,14 @@ def test_starting_cards_are_dealt_from_the_pile() -> None:
 
 
 def test_scenario_family_table_is_checked(tmp_path: Path, risk: Run) -> None:
-    """Scenario files: an unknown [family] key or mission is refused (bad_scenario)."""
-    for family in ({"nonsense": 1}, {"missions": ["no_such_mission"]}):
+    """Scenario files: an unknown [family] key or mission is refused (bad_scenario), and so is
+    a city, an airfield or a mission listed twice (R08-09: a city counted twice would pay
+    twice)."""
+    twice: list[dict[str, list[str]]] = [
+        {"cities": ["alaska", "alaska"]},
+        {"airfields": ["peru", "peru"]},
+    ]
+    for family in ({"nonsense": 1}, {"missions": ["no_such_mission"]}, *twice):
         path = tmp_path / f"bad{len(family)}{next(iter(family))}.json"
         path.write_text(json.dumps(doc(family=family)))
         assert error(risk, "new", "--scenario", str(path)) == "bad_scenario"

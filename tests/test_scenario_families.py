@@ -339,6 +339,7 @@ def test_napoleon_teams_a_tied_stack_has_no_controller(risk: Run, tmp_path: Path
         ({"syrie": {"Dan": 2, "Bob": 1}}, {"syrie": (3, 2)}, "(3 in all)"),
         ({"syrie": {"Dan": 2, "Bob": 1}}, {"syrie": (0, 3)}, "says Ann with 3"),
         ({"atlantis": {"Dan": 2, "Bob": 1}}, {}, "[unknown_territory]"),
+        ({"syrie": {"Dan": 999_999, "Bob": 999_999}}, {}, "a stack of 1,999,998; at most"),
     ],
 )
 def test_napoleon_teams_family_errors(

@@ -128,7 +128,7 @@ CW_PHASES: dict[str, str] = {
     "reinforce": "trade sets, build one ship, play step-4 powers, place reinforcements",
     "attack": "invade, move troops then one ship, ask a change of command, end the turn "
     "(Separatists: or invoke Order 66)",
-    "consent": "the teammate answers a change of command",
+    "consent": "answer the teammate's change of command (yes or no)",
     "palpatine": "place Emperor Palpatine on a Separatist planet",
 }
 

@@ -225,6 +225,9 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
         """A scenario's ``[family]``: the advanced game's keys, plus ``allies`` (an active
         independent by seat or name = a player, or "neutral"; unnamed ones are neutral) and
         ``scored`` (the one-shot invasion VP already taken, as "french:egypte")."""
+        given = [k for k in ("missions", "done") if k in data]
+        if given:  # NAP-CAMP-02: the campaign is won on victory points, not missions
+            raise SetupError("bad_scenario", f"[family.{given[0]}]: the campaign has no missions.")
         rest = {k: v for k, v in data.items() if k not in ("allies", "scored")}
         base = scenario_state(self, rest, len(seats), seat)
         try:
@@ -232,6 +235,24 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
             scored = msgspec.convert(data.get("scored", []), list[str])
         except msgspec.ValidationError as e:
             raise SetupError("bad_scenario", f"Invalid [family]: {e}") from None
+        scorers = [s for s, v in enumerate(base.vp) if v and seats[s].colour not in camp.SIDES]
+        if scorers:  # NAP-CAMP-02: the two sides score; powers and the neutral do not
+            who = seats[scorers[0]].name
+            raise SetupError("bad_scenario", f"[family.vp]: {who} scores no VP (players only).")
+        invasions = {
+            f"{side}:{r.target}"
+            for side in camp.SIDES.values()
+            for r in camp.objectives(self.board, side)
+            if r.kind == "invasion"
+        }
+        for entry in scored:
+            if entry not in invasions or scored.count(entry) > 1:
+                why = "listed twice" if entry in invasions else "no side's invasion objective"
+                raise SetupError(
+                    "bad_scenario",
+                    f'[family.scored]: {entry!r} is {why} (NAP-CAMP-14: "side:territory", '
+                    f"one of {', '.join(sorted(invasions))}).",
+                )
         ally_of: list[Seat | None] = [None] * len(seats)
         for key, value in table.items():
             ind = seat(key)

@@ -116,9 +116,9 @@ GENERAL_TOKENS, ADMIRAL_TOKENS = 3, 2  # NAP-ADV-03: per colour
 ADV_PHASES: dict[str, str] = {
     **CORE_PHASES,
     "setup": "claim territories, then place regiments one at a time (10 at most on one)",
-    "pieces": "place your general, then your fortification, on your territories",
+    "pieces": "place a general, then a fortification, on own territories",
     "reinforce": "trade, play reinforcement cards, convert, ransom and place reinforcements",
-    "attack": "naval combat first, then land offensives; then maneuvers; end the turn",
+    "attack": "fight naval combats first, then land offensives; then maneuver or end the turn",
     "final": "the last round is over: victory points decide",
 }
 

@@ -67,10 +67,15 @@ def scenario_state(
         if any(r not in rs.rewards for r in got):
             raise SetupError("bad_scenario", f"[family.rewards]: unknown reward in {got}.")
         held[seat(ref)] = tuple(got)
+    cities = _unique("cities", [tid(c) for c in table.get("cities", rs.training_cities)])
+    airfields = _unique("airfields", [tid(a) for a in table.get("airfields", [])])
+    _unique("missions", list(missions))
+    for done in completed:
+        _unique("completed", list(done))
     return R08State(
-        cities=tuple(tid(c) for c in table.get("cities", rs.training_cities)),
+        cities=tuple(cities),
         capitals=tuple(capitals),
-        airfields=tuple(tid(a) for a in table.get("airfields", [])),
+        airfields=tuple(airfields),
         missions=tuple(missions),
         rewards_on=tuple(rewards_on),
         completed=tuple(completed),
@@ -92,3 +97,12 @@ def _typed(name: str, data: dict[str, Any]) -> dict[str, Any]:
         except msgspec.ValidationError as e:
             raise SetupError("bad_scenario", f"Invalid [family.{key}]: {e}") from None
     return table
+
+
+def _unique(key: str, items: list[str]) -> list[str]:
+    """``items`` of ``[family.key]``, each at most once (a city counted twice would pay twice,
+    R08-09; one territory holds one airfield; a mission is face up or done once)."""
+    twice = sorted({x for x in items if items.count(x) > 1})
+    if twice:
+        raise SetupError("bad_scenario", f"[family.{key}]: {twice[0]} is listed twice.")
+    return items
