@@ -182,6 +182,11 @@ def test_family_commands_are_compacted_in_order() -> None:
         (EndTurn, None, 0, 0),
     ]
     assert expanded(moves) == cmds
+    # A seat's or a card's number counts nothing: neighbours stay choices of their own.
+    from risk_core.rulesets.napoleon_independents import ReinforceAlly
+
+    allies = [ReinforceAlly(seat=0, ally=2), ReinforceAlly(seat=0, ally=3)]
+    assert [m.field for m in compact_commands(allies)] == [None, None]
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "napoleon-2p", "risk2008", "napoleon-advanced"])

@@ -261,13 +261,17 @@ def test_nap_camp_10_capital_invasion_and_realliance(risk: Run, tmp_path: Path) 
         tmp_path,
         owners={"wurtemberg_baviere": FRA},
         armies={"wurtemberg_baviere": 10, "pays_austro_bohemiens": 1},
-        hands={"Fra": ["castille"]},
+        hands={"Fra": ["castille", "portugal"]},
         phase="attack",
         dice=[6, 6, 6, 1],
     )
     assert error(risk, "realliance", game, "castille", "wurtemberg_baviere") == "no_realliance"
     risk("attack", game, "wurtemberg_baviere", "pays_austro_bohemiens", "--dice", "3")
     risk("occupy", game, "3")
+    # Any card of the hand may pay for it: `risk moves` offers each (it offered the first).
+    offered = json.loads(risk("moves", game, "--json").stdout)["moves"]["other"]["really"]
+    cards = {c for entry in offered for c in _cards_of(entry["card"])}
+    assert cards == {card_of("castille"), card_of("portugal")}
     v = view(risk, game)
     assert seat_of(v, AUS)["ally_of"] is None
     assert v["campaign"]["realliance"] == "pays_austro_bohemiens"
@@ -287,6 +291,12 @@ def test_nap_camp_10_capital_invasion_and_realliance(risk: Run, tmp_path: Path) 
     )
     # the new ally may attack at once (NAP-CAMP-10): Austrian regiments are the mover's
     assert view(risk, game)["phase"] == "attack"
+
+
+def _cards_of(value: int | list[int]) -> range:
+    """A `risk moves --json` card field: one card, or a run of them as [low, high]."""
+    low, high = (value, value) if isinstance(value, int) else value
+    return range(low, high + 1)
 
 
 # ------------------------------------------------------------------ NAP-CAMP-11/12/15/16

@@ -347,6 +347,18 @@ def test_r08_14_refusals() -> None:
     assert rejected(state, again) == "one_mission_per_turn"
 
 
+def test_r08_14_any_card_may_be_discarded_for_a_mission() -> None:
+    """R08-14: the player chooses the card given up for a mission: the legal moves (`risk
+    moves`) offer each card of the hand, where they offered the bot's choice only."""
+    state = mission_game()
+    taken = [c for c in rc.legal_commands(state) if isinstance(c, TakeMission)]
+    hand = sorted(set(state.players[0].hand))
+    assert len(hand) > 1
+    assert {c.card for c in taken if c.mission == "control_europe"} == set(hand)
+    for cmd in taken:
+        rc.decide(state, cmd)  # each of them accepted
+
+
 def test_r08_14_dec_40_empty_hand() -> None:
     """DEC-40: with no card in hand a mission cannot be taken; option free: it is taken."""
     state = mission_game(hands={})

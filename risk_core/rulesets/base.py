@@ -2107,9 +2107,17 @@ def _lists_more_commands(cls: type[RuleSet]) -> bool:
     return _MORE_COMMANDS[cls]
 
 
+# The integer fields that count something (armies, dice, ships, leaders): a run of their
+# values is a range; other integers (a seat, a card) are choices of their own.
+COUNTED_FIELDS = frozenset(
+    {"count", "dice", "ships", "generals", "fighters", "corvettes", "capitals", "move"}
+)
+
+
 def compact_commands(commands: Iterable[Command]) -> list[LegalMove]:
-    """Commands as ``LegalMove`` entries, each run of neighbours that differ only in one integer
-    field counting up by one made a single entry; expanded, the same commands in the same order.
+    """Commands as ``LegalMove`` entries, each run of neighbours that differ only in one counted
+    field (``COUNTED_FIELDS``) counting up by one made a single entry; expanded, the same
+    commands in the same order.
 
     A family generator that lists every count is described as compactly as the core's runs,
     though listing it still costs what the counts cost."""
@@ -2124,7 +2132,8 @@ def compact_commands(commands: Iterable[Command]) -> list[LegalMove]:
             if len(diff) == 1:
                 name = cmd.__struct_fields__[diff[0]]
                 a, b = values[diff[0]], prev_values[diff[0]]
-                if type(a) is int and type(b) is int and a == b + 1 and field in (None, name):
+                counted = name in COUNTED_FIELDS and field in (None, name)
+                if counted and type(a) is int and type(b) is int and a == b + 1:
                     last = out[-1]
                     low = last.low if field is not None else b
                     out[-1] = LegalMove(command=last.command, field=name, low=low, high=a)

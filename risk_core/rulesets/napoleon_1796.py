@@ -1328,10 +1328,10 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
                 yield AllyManeuver(seat=seat, origin=ids[o].id, target=ids[t].id, count=1)
         if self.realliance_open(state, seat):
             c = index[fam.realliance]
-            card = min(state.players[seat].hand)
-            for n in self.board.neighbours[c]:
-                if state.owner[n] == seat:
-                    yield Really(seat=seat, card=card, withdraw_to=ids[n].id)
+            for card in sorted(set(state.players[seat].hand)):  # NAP-CAMP-10: any card
+                for n in self.board.neighbours[c]:
+                    if state.owner[n] == seat:
+                        yield Really(seat=seat, card=card, withdraw_to=ids[n].id)
 
     def _legal_annex(self, state: GameState, seat: Seat) -> Iterator[Command]:
         yield from self.annexations(state, seat)

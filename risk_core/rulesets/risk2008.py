@@ -697,9 +697,12 @@ class Risk2008Family(RuleSet):
     def _attack_extras(self, state: GameState) -> list[Command]:
         """The attack phase's commands beyond the core's: missions to take, strategic moves."""
         seat = state.current
+        # R08-14: any card of the hand may be the one discarded (none when the hand is empty).
+        discards: list[int | None] = [*sorted(set(state.players[seat].hand))] or [None]
         extra: list[Command] = [
-            TakeMission(seat=seat, mission=m, card=self.discard_choice(state, seat))
+            TakeMission(seat=seat, mission=m, card=card)
             for m in self.claimable(state, seat)
+            for card in discards
         ]
         if self.strategic_error(state, seat) is None:
             ids = self.board.territories
