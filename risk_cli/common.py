@@ -26,6 +26,15 @@ if TYPE_CHECKING:
     from risk_service import GameService
 
 
+# Why the commands that read a whole game (`odds`, `near`, `simulate`, `branch`…) are not
+# offered through the service, and how to run them on a finished game of it.
+WHOLE_GAME = (
+    "it reads the whole game, hands and dice seed included, which the service gives no player; "
+    "a finished game of the service comes to your store with `risk export GAME -o FILE`, then "
+    "`risk import FILE`"
+)
+
+
 class App:
     """Per-invocation context: the store URL, the service's Redis URL, and once a command needs
     it, the backend: the local store (``GameService``) or the remote service."""
@@ -108,12 +117,17 @@ class App:
             self._backend = RemoteBackend(self.redis_url) if self.redis_url else LocalBackend(self)
         return self._backend
 
-    def local_service(self, what: str) -> GameService:
-        """The local store, for commands the remote service does not offer."""
+    def local_service(self, what: str, why: str = "") -> GameService:
+        """The local store, for commands the remote service does not offer (``why``: what the
+        refusal adds, e.g. how to do it otherwise)."""
         from risk_core import RiskError
 
         if self.redis_url:
-            raise RiskError("local_only", f"{what} works on a local store only (drop --redis).")
+            raise RiskError(
+                "local_only",
+                f"{what} works on a store of your own, not through the service (run it without "
+                f"--redis, RISK_REDIS_URL unset){': ' + why if why else ''}.",
+            )
         return self.service
 
     def close(self) -> None:

@@ -18,6 +18,7 @@ import msgspec
 
 from risk_cli import render, turns
 from risk_cli.common import (
+    WHOLE_GAME,
     App,
     as_option,
     echo_json,
@@ -153,6 +154,8 @@ def replay(
     final = backend.view(game_id, as_seat, at=upto)  # also checks the version
     events = backend.events(game_id, as_seat, upto=final["version"])
     if start > len(events):
+        if upto is not None:  # the events were cut at --to: it is the range that is empty
+            raise RiskError("bad_version", f"--from {start} is after --to {upto}: nothing to show.")
         raise RiskError(
             "bad_version", f"Game {game_id} has {len(events)} events: no version {start}."
         )
@@ -460,7 +463,7 @@ def branch(
     if mode == "script" and script is None:
         raise click.UsageError("--dice script needs --script FILE.")
     faces = history.parse_faces(script.read_text()) if script is not None else ()
-    service = app.local_service("risk branch")
+    service = app.local_service("risk branch", WHOLE_GAME)
     if turn is not None:  # a whole command: its events after turn_started are the turn's start
         at = history.command_end(service, game_id, at)
     made = history.branch(
@@ -642,10 +645,22 @@ def _difference_line(d: history.Difference, n: render.Names) -> str:
     elif d.kind == "player":
         seat = int(d.key)
         who = n.players[seat]["name"] if seat < len(n.players) else f"seat {seat}"
-        label, a, b = f"{who} {d.field}", _plain(d.a), _plain(d.b)
+        label, a, b = f"{who} {d.field}", _plain(d.a, n), _plain(d.b, n)
+    elif d.field in SEAT_FIELDS:
+        label, a, b = d.field, _seat_name(d.a, n), _seat_name(d.b, n)
     else:
-        label, a, b = d.field, _plain(d.a), _plain(d.b)
-    return f"{label + ':':<26}{a} → {b}"
+        label, a, b = d.field, _plain(d.a, n), _plain(d.b, n)
+    head = f"{label}:"
+    return f"{head:<{max(26, len(head) + 1)}}{a} → {b}"
+
+
+SEAT_FIELDS = frozenset({"current_player", "to_act", "winner"})  # a seat: its player's name
+
+
+def _seat_name(value: Any, n: render.Names) -> str:
+    if isinstance(value, int) and 0 <= value < len(n.players):
+        return str(n.players[value]["name"])
+    return "-"
 
 
 def _holding(h: Any, n: render.Names) -> str:
@@ -655,12 +670,19 @@ def _holding(h: Any, n: render.Names) -> str:
     return f"{owner} {h['armies']}"
 
 
-def _plain(value: Any) -> str:
+def _plain(value: Any, n: render.Names) -> str:
     if isinstance(value, list) and value and isinstance(value[0], dict) and "id" in value[0]:
-        return ", ".join(str(c["id"]) for c in value)  # a hand: card ids
+        return ", ".join(_card(c, n) for c in value)  # a hand: what its cards show
     if isinstance(value, dict) and "id" in value:
         return str(value["id"])  # a mission
     return "-" if value is None else str(value)
+
+
+def _card(card: dict[str, Any], n: render.Names) -> str:
+    """A card of a view's hand as it reads: its territory and symbol, else its symbol."""
+    symbol = card.get("symbol") or card.get("kind") or f"card {card['id']}"
+    territory = card.get("territory")
+    return f"{n.t(territory)} ({symbol})" if territory else str(symbol)
 
 
 # --------------------------------------------------------------------------- stats

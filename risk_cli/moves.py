@@ -403,7 +403,8 @@ def bot(
     """Let the computer play a seat until someone else must act, or with --all every seat
     (local store only; on the service, the game owner hands a seat to the computer with
     `risk admin GAME bot SEAT`)."""
-    service = app.local_service("risk bot")
+    owner = "a game's owner hands a seat to the computer with `risk admin GAME bot SEAT`"
+    service = app.local_service("risk bot", owner)
     state = service.state(game_id)  # a private copy, advanced by play_seat
     if every_seat or until_end or until_seat is not None:
         if not every_seat:

@@ -86,6 +86,10 @@ def trade_stars(
     """
 
     def build(v: JsonDict, board: Board, seat: int) -> Command:
+        if "cities" not in v:  # another rule set's trade is `risk trade`, by its own rules
+            raise RuleError(
+                "wrong_rules", f"Game {game_id} is not a Risk 2008 game: trade with `risk trade`."
+            )
         hand = [c["id"] for c in _hand(v, seat)]
         return Trade(seat=seat, cards=card_ids(board, hand, cards))
 

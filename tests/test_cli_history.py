@@ -78,6 +78,8 @@ def test_replay_to_and_from(risk: Run, game: str) -> None:
     assert lines[-1].startswith("At version 45: ")
     assert "[bad_version]" in error(risk, "replay", game, "--to", "100000")
     assert "[bad_version]" in error(risk, "replay", game, "--from", "50", "--to", "45")
+    said = error(risk, "replay", game, "--to", "5", "--from", "9")
+    assert "--from 9 is after --to 5: nothing to show. [bad_version]" in said
 
 
 def test_replay_json_is_the_state_of_show(risk: Run, game: str) -> None:
@@ -223,6 +225,14 @@ def test_diff(risk: Run, game: str) -> None:
     assert "→" in text
     as_ann = out(risk, "diff", game, "b1", "--at-a", "100", "--as", "Ann")
     assert all(d["key"] == "0" for d in as_ann["differences"] if d["field"] == "hand")
+    # Seats by their player's name, cards by what they show (not their numbers).
+    lines = risk("diff", game, "b1", "--at-a", "100", "--as", "Ann").stdout.splitlines()
+    current = next(x for x in lines if x.startswith("  current_player:"))
+    names = ("Ann", "Bob", "Cy")
+    assert current.split()[1] in names and current.split()[-1] in names
+    hand = next((x for x in lines if x.startswith("  Ann hand:")), None)
+    assert hand is None or "(" in hand  # "Peru (cavalry)", never a bare card number
+    assert all(":" in x.split("→")[0] for x in lines[1:])  # every label ends before its values
 
 
 # --------------------------------------------------------------------------- stats

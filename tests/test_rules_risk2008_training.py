@@ -236,3 +236,11 @@ def test_readme_walkthrough_runs_as_written(risk: Run) -> None:
     assert out(risk, "show", "tr1")["winner"] is not None
     assert out(risk, "show", "hq1")["winner"] is not None
     assert "and wins the reward" in risk("log", "hq1").stdout
+
+
+def test_trade_stars_is_risk_2008s(risk: Run) -> None:
+    """R08-10: `trade-stars` trades by stars, a Risk 2008 rule: another rule set's game is
+    `wrong_rules` (its trade is `risk trade`, by its own rules), where it traded a set."""
+    created = risk("new", "--rules", "classic", "--players", "A,B,C", "--json")
+    game = json.loads(created.stdout)["game_id"]
+    assert error(risk, "trade-stars", game, "1", "2", "3") == "wrong_rules"

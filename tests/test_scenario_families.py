@@ -384,6 +384,8 @@ def clonewars_doc(**extra: Any) -> dict[str, Any]:
         ({"palpatine": "nowhere", "order66": True}, "unknown planets ['nowhere']"),
         ({"track": 99}, "track is 0 to 12, not 99"),
         ({"captured": [[], [], [], [], []]}, "captured lists more than 4 armies"),
+        ({"placed_by": {"dooku": 7}}, "[family.placed_by]: no such seat in {'dooku': 7}"),
+        ({"palpatine": "jabiim"}, "Palpatine comes into play with Order 66 only (CW-40)"),
     ],
 )
 def test_clonewars_family_errors(

@@ -42,7 +42,8 @@ def test_remote_cli(redis_server: Any, tmp_path: Path, monkeypatch: pytest.Monke
         territory = next(t for t, v in mine["territories"].items() if v["owner"] == seat)
         moved = risk("place", "cli1", territory, "--as", str(seat))
         assert moved["version"] == mine["version"] + len(moved["events"])
-        assert "[local_only]" in risk("bot", "cli1", "--as", "0", code=1)
+        said = risk("bot", "cli1", "--as", "0", code=1)
+        assert "[local_only]" in said and "`risk admin GAME bot SEAT`" in said
         assert risk("admin", "cli1", "deadline", "60")["version"] == moved["version"]
         log = risk("log", "cli1", "--as", str(seat))
         assert log["version"] == moved["version"]
@@ -102,7 +103,9 @@ def test_remote_history(redis_server: Any, tmp_path: Path, monkeypatch: pytest.M
         assert all("hand" not in p for p in theirs["state"]["players"])
         assert all("seed" not in json.dumps(ev) for ev in mine["events"] + theirs["events"])
         assert "[bad_version]" in remote("replay", "live", "--to", "999", code=1).stderr
-        assert "[local_only]" in remote("branch", game, "--at", "10", code=1).stderr
+        said = remote("branch", game, "--at", "10", code=1).stderr
+        assert "[local_only]" in said and "RISK_REDIS_URL unset" in said
+        assert "`risk export GAME -o FILE`, then `risk import FILE`" in said  # what to do
 
 
 def test_an_unreachable_service_is_named_without_its_password() -> None:

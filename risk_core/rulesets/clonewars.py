@@ -1353,6 +1353,13 @@ class CloneWars(RuleSet):
                 "bad_scenario",
                 f"[family]: track is 0 to {self.track_length}, not {family.track}",
             )
+        strangers = {t: s for t, s in family.placed_by.items() if not 0 <= s < n}
+        if strangers:
+            raise SetupError("bad_scenario", f"[family.placed_by]: no such seat in {strangers}")
+        if family.palpatine and not family.order66:
+            raise SetupError(
+                "bad_scenario", "[family]: Palpatine comes into play with Order 66 only (CW-40)"
+            )
         return msgspec.structs.replace(family, captured=captured)
 
     # ------------------------------------------------------------------ views
