@@ -17,7 +17,6 @@ import msgspec
 
 from risk_cli.backend import check_remote
 from risk_cli.common import (
-    WHOLE_GAME,
     App,
     as_option,
     echo_json,
@@ -223,7 +222,7 @@ def odds(app: App, args: tuple[str, ...], dice: int | None, stop_at: int, as_jso
         return
     if len(args) != 3:
         raise click.UsageError("Give GAME FROM TO, or ATTACKERS DEFENDERS (two numbers).")
-    state = app.local_service("risk odds", WHOLE_GAME).state(args[0])
+    state = app.local_service("risk odds", whole_game=True).state(args[0])
     game_odds(state, args[1], args[2], dice, stop_at, as_json)
 
 
@@ -239,7 +238,7 @@ def dry_run_attack(
 ) -> None:
     """``risk attack --dry-run``: the attack is checked as the move would be (the same errors,
     as the seat that would move) and its odds printed; nothing is stored."""
-    state = app.local_service("risk attack --dry-run", WHOLE_GAME).state(game_id)
+    state = app.local_service("risk attack --dry-run", whole_game=True).state(game_id)
     seat = viewer(state, as_seat)
     seat = to_act(state) if seat is None else seat
     if seat is None:
@@ -307,7 +306,7 @@ def near_text(state: GameState, near: JsonDict) -> list[str]:
 def near(app: App, game_id: str, territory_name: str, as_json: bool) -> None:
     """TERRITORY's neighbours with owner, armies and edge (border or sea), by the rule set's
     attack graph for the seat to act (CORE-13)."""
-    state = app.local_service("risk near", WHOLE_GAME).state(game_id)
+    state = app.local_service("risk near", whole_game=True).state(game_id)
     found = neighbours(state, ruleset_of(state).board.find(territory_name))
     if as_json:
         echo_json(found)

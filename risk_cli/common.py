@@ -117,9 +117,10 @@ class App:
             self._backend = RemoteBackend(self.redis_url) if self.redis_url else LocalBackend(self)
         return self._backend
 
-    def local_service(self, what: str, why: str = "") -> GameService:
+    def local_service(self, what: str, why: str = "", *, whole_game: bool = False) -> GameService:
         """The local store, for commands the remote service does not offer (``why``: what the
-        refusal adds, e.g. how to do it otherwise)."""
+        refusal adds, e.g. how to do it otherwise; ``whole_game``: it reads every secret)."""
+        why = WHOLE_GAME if whole_game else why
         from risk_core import RiskError
 
         if self.redis_url:

@@ -18,7 +18,6 @@ import msgspec
 
 from risk_cli import render, turns
 from risk_cli.common import (
-    WHOLE_GAME,
     App,
     as_option,
     echo_json,
@@ -463,7 +462,7 @@ def branch(
     if mode == "script" and script is None:
         raise click.UsageError("--dice script needs --script FILE.")
     faces = history.parse_faces(script.read_text()) if script is not None else ()
-    service = app.local_service("risk branch", WHOLE_GAME)
+    service = app.local_service("risk branch", whole_game=True)
     if turn is not None:  # a whole command: its events after turn_started are the turn's start
         at = history.command_end(service, game_id, at)
     made = history.branch(

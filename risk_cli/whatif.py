@@ -29,7 +29,6 @@ import msgspec
 from tqdm import tqdm  # type: ignore[import-untyped]  # no stubs shipped
 
 from risk_cli.common import (
-    WHOLE_GAME,
     App,
     as_option,
     echo_json,
@@ -362,7 +361,7 @@ def simulate(
     are those whose outcome (who won, or undecided) was rarest.
     """
     setup = check_setup(runs, level, turns, max_turns, jobs, seed, as_seat)
-    service = app.local_service("risk simulate", WHOLE_GAME)
+    service = app.local_service("risk simulate", whole_game=True)
     if keep_count < 0 or keep_count > runs:
         raise RiskError("bad_keep", f"--keep is 0 to --runs ({runs}), not {keep_count}.")
     at = at_or_turn(app.backend, game_id, at, turn)
@@ -439,7 +438,7 @@ def compare(
     both sides use the same seed, run by run, and the test treats them as independent.
     """
     setup = check_setup(runs, level, turns, max_turns, jobs, seed, as_seat)
-    service = app.local_service("risk compare", WHOLE_GAME)
+    service = app.local_service("risk compare", whole_game=True)
     at_a = at_or_turn(app.backend, a, at_a, turn, "--at-a")
     at_b = at_or_turn(app.backend, b, at_b, turn, "--at-b")
     state_a, plan_a = position(service, a, at_a, setup)
