@@ -1,9 +1,10 @@
 """Seeing the board and deciding a move: ``risk odds``, ``risk near``, ``risk moves``.
 
-``odds`` and ``near`` read the local store only (like ``risk bot``); ``moves`` asks the service
-too (``ViewRequest.moves``).  None of them stores anything.  ``odds`` computes
-exact probabilities from the dice rules (``risk_core.odds``, CORE-14..16); ``near`` lists a
-territory's neighbours by the rule set's ``attack_graph``; ``moves`` groups ``legal_moves``.
+Each reads a store of one's own or asks the service (``ViewRequest.look`` and ``.moves``), and
+none stores anything.  ``odds`` computes exact probabilities from the dice rules
+(``risk_core.odds``, CORE-14..16) of the facts ``risk_core.looks`` gives (the service's
+answer, or the local game's); ``near`` lists a territory's neighbours by the rule set's
+``attack_graph``; ``moves`` groups ``legal_moves``.
 """
 
 from __future__ import annotations
@@ -25,11 +26,9 @@ from risk_cli.common import (
     pass_app,
     viewer,
 )
-from risk_core import Board, GameState, RiskError, RuleError, load_board, ruleset_of, to_act
-from risk_core.model import Attack
+from risk_core import Board, RiskError, RuleError, load_board, looks, ruleset_of, to_act
 from risk_core.move_groups import grouped_moves, no_moves
-from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice, game_dice
-from risk_core.rulesets.base import RuleSet
+from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice
 
 JsonDict = dict[str, Any]
 SHOWN = Fraction(1, 10000)  # text lists ends of at least 0.01%; --json lists them all
@@ -153,42 +152,13 @@ def print_odds(
         click.echo("\n".join(odds_text(attacker, defender, fight, siege)))
 
 
-def game_odds(
-    state: GameState, origin: str, target: str, dice: int | None, stop_at: int, as_json: bool
-) -> None:
-    """The odds of the game's armies on FROM attacking TO with the rule set's dice."""
-    rules = ruleset_of(state)
-    board = rules.board
-    o, t = board.find(origin), board.find(target)
-    if o == t:
-        raise RuleError("own_territory", f"{board.name(o)} cannot attack itself.")
-    a = state.armies[o]
-    n = dice if dice is not None else max(1, min(rules.attack_dice_max, a - 1))
-    if n > rules.attack_dice_max:
-        raise RuleError("too_many_dice", f"Attack with 1 to {rules.attack_dice_max} dice.")
-    print_odds(
-        _side(state, rules, o),
-        _side(state, rules, t),
-        n,
-        stop_at,
-        game_dice(rules, state, o, t, n),
-        rules.defence_dice_max,
-        as_json,
-    )
-
-
-def _side(state: GameState, rules: RuleSet, t: int) -> Side:
-    return Side(
-        rules.board.name(t),
-        state.armies[t],
-        rules.board.territories[t].id,
-        _owner(state, t),
-    )
-
-
-def _owner(state: GameState, t: int) -> str | None:
-    seat = state.owner[t]
-    return state.players[seat].name if 0 <= seat < len(state.players) else None
+def print_facts(facts: JsonDict, as_json: bool) -> None:
+    """The odds of ``risk_core.looks.odds_facts`` (of a game of one's own, or the service's
+    answer for a game of it), computed and printed here."""
+    attacker, defender = Side(**facts["attacker"]), Side(**facts["defender"])
+    dice = looks.odds_dice(facts)
+    n, stop_at, most = facts["dice"], facts["stop_at"], facts["defence_max"]
+    print_odds(attacker, defender, n, stop_at, dice, most, as_json)
 
 
 @click.command()
@@ -222,8 +192,16 @@ def odds(app: App, args: tuple[str, ...], dice: int | None, stop_at: int, as_jso
         return
     if len(args) != 3:
         raise click.UsageError("Give GAME FROM TO, or ATTACKERS DEFENDERS (two numbers).")
-    state = app.local_service("risk odds", whole_game=True).state(args[0])
-    game_odds(state, args[1], args[2], dice, stop_at, as_json)
+    game_id, origin, target = args
+    if app.redis_url:  # the facts from the service, the odds computed here
+        from risk_service.protocol import Look
+
+        look = Look(kind="odds", origin=origin, target=target, dice=dice, stop_at=stop_at)
+        facts = check_remote(app.backend, "risk odds").look(game_id, None, look)
+    else:
+        state = app.service.state(game_id)
+        facts = looks.odds_facts(state, origin, target, dice, stop_at)
+    print_facts(facts, as_json)
 
 
 def dry_run_attack(
@@ -237,57 +215,29 @@ def dry_run_attack(
     as_json: bool,
 ) -> None:
     """``risk attack --dry-run``: the attack is checked as the move would be (the same errors,
-    as the seat that would move) and its odds printed; nothing is stored."""
-    state = app.local_service("risk attack --dry-run", whole_game=True).state(game_id)
-    seat = viewer(state, as_seat)
-    seat = to_act(state) if seat is None else seat
-    if seat is None:
-        raise RuleError("game_over", "The game is over.")
-    rules = ruleset_of(state)
-    ids = rules.board.territories
-    o, t = ids[rules.board.find(origin)].id, ids[rules.board.find(target)].id
-    n = dice if dice is not None else max(1, min(3, state.armies[rules.territory(o)] - 1))
-    order = Attack(seat=seat, origin=o, target=t, dice=n, until="conquer", stop_at=stop_at)
-    rules.decide(state, order)  # on a private copy: raises what the attack would, keeps nothing
-    game_odds(state, o, t, n, stop_at, as_json)
+    as the seat that would move) and its odds printed; nothing is stored.  Through the
+    service, the seat's key asks (a seat of this profile: by default the one to act)."""
+    if app.redis_url:
+        from risk_service.protocol import Look
+
+        look = Look(kind="dry_run", origin=origin, target=target, dice=dice, stop_at=stop_at)
+        facts = check_remote(app.backend, "risk attack --dry-run").look(game_id, as_seat, look)
+    else:
+        state = app.service.state(game_id)
+        seat = viewer(state, as_seat)
+        seat = to_act(state) if seat is None else seat
+        if seat is None:
+            raise RuleError("game_over", "The game is over.")
+        facts = looks.dry_run(state, seat, origin, target, dice, stop_at)
+    print_facts(facts, as_json)
 
 
 # --------------------------------------------------------------------------- near
-def neighbours(state: GameState, t: int) -> JsonDict:
-    """``t`` and its neighbours by the attack graph of the seat to act (CORE-13)."""
-    rules = ruleset_of(state)
-    board = rules.board
-    acting = to_act(state)
-    seat = state.current if acting is None else acting
-    rows = []
-    for n in rules.attack_graph(state, seat)[t]:
-        rows.append(
-            {
-                "territory": board.territories[n].id,
-                "name": board.name(n),
-                "owner": state.owner[n],
-                "player": _owner(state, n),
-                "armies": state.armies[n],
-                "edge": rules.attack_edge(state, seat, t, n),
-            }
-        )
-    return {
-        "territory": board.territories[t].id,
-        "name": board.name(t),
-        "owner": state.owner[t],
-        "player": _owner(state, t),
-        "armies": state.armies[t],
-        "seat": seat,
-        "neighbours": rows,
-    }
-
-
-def near_text(state: GameState, near: JsonDict) -> list[str]:
-    who = state.players[near["seat"]].name
+def near_text(near: JsonDict) -> list[str]:
     armies = f"{near['armies']} {'army' if near['armies'] == 1 else 'armies'}"
     lines = [
         f"{near['name']} ({near['player'] or 'nobody'}, {armies}): "
-        f"{len(near['neighbours'])} neighbours (as {who} may attack)."
+        f"{len(near['neighbours'])} neighbours (as {near['seat_name']} may attack)."
     ]
     width = max([len(r["name"]) for r in near["neighbours"]] + [9])
     lines.append(f"  {'territory':<{width}}  {'owner':<12} armies  edge")
@@ -306,12 +256,17 @@ def near_text(state: GameState, near: JsonDict) -> list[str]:
 def near(app: App, game_id: str, territory_name: str, as_json: bool) -> None:
     """TERRITORY's neighbours with owner, armies and edge (border or sea), by the rule set's
     attack graph for the seat to act (CORE-13)."""
-    state = app.local_service("risk near", whole_game=True).state(game_id)
-    found = neighbours(state, ruleset_of(state).board.find(territory_name))
+    if app.redis_url:
+        from risk_service.protocol import Look
+
+        look = Look(kind="near", origin=territory_name)
+        found = check_remote(app.backend, "risk near").look(game_id, None, look)
+    else:
+        found = looks.neighbours(app.service.state(game_id), territory_name)
     if as_json:
         echo_json(found)
     else:
-        click.echo("\n".join(near_text(state, found)))
+        click.echo("\n".join(near_text(found)))
 
 
 # --------------------------------------------------------------------------- moves

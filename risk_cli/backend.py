@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from risk_cli.common import App
     from risk_service.history import Lineage
     from risk_service.luck import LuckReport
-    from risk_service.protocol import AdminRequest, EventsRequest, HistoryWhat, ViewRequest
+    from risk_service.protocol import AdminRequest, EventsRequest, HistoryWhat, Look, ViewRequest
     from risk_service.signing import Invitation, SessionKey, SigningKey
 
 JsonDict = dict[str, Any]
@@ -427,6 +427,22 @@ class RemoteBackend(Backend):
         data: JsonDict = self._read(request, seats).data
         acting = data["to_act"]
         return (acting if acting in seats else seats[0]), data
+
+    def look(self, game_id: str, seat: str | None, look: Look) -> JsonDict:
+        """The service's ``look`` at the game (``risk_core.looks``), asked as ``seat`` (a dry
+        run: by default the seat of this profile that must act) or as a spectator."""
+        from risk_service.client import new_request_id
+        from risk_service.protocol import ViewRequest
+
+        seats = self._seats(game_id, seat)
+        if seats is None and look.kind == "dry_run":
+            public = self.seat_view(game_id, None)
+            if public["to_act"] is None:
+                raise RuleError("game_over", "The game is over.")
+            seats = [public["to_act"]]
+        request = ViewRequest(request_id=new_request_id(), game_id=game_id, look=look)
+        found: JsonDict = self._read(request, seats).data["look"]
+        return found
 
     def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
         from risk_service.client import new_request_id

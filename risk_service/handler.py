@@ -54,7 +54,7 @@ import redis
 from eventsourcing.persistence import DataError, IntegrityError, PersistenceError
 
 import risk_core
-from risk_core import GameState, RiskError, RuleError, SeatInfo, bots, to_act
+from risk_core import GameState, RiskError, RuleError, SeatInfo, bots, looks, to_act
 from risk_core.move_groups import acting_moves
 from risk_core.views import view, visible_events
 from risk_service import deadlines, history, ledger, signing
@@ -69,6 +69,7 @@ from risk_service.protocol import (
     EventsRequest,
     GamesRequest,
     HistoryRequest,
+    Look,
     Malformed,
     NewGameRequest,
     Reply,
@@ -120,6 +121,22 @@ class _Batch:
     encoded: list[tuple[Reply, bytes]] = field(default_factory=list)  # recorded replies' JSON
     # Per game played in the batch: its turn and the seat to act before it (``Change``).
     waiting: dict[str, tuple[int, int | None]] = field(default_factory=dict)
+
+
+def _look(state: GameState, viewer: list[int], look: Look) -> dict[str, Any]:
+    """``look``'s analysis of ``state`` (``risk_core.looks``: public facts, cheap to give); a
+    dry run is checked as the signing seat that must act (or the first signing seat)."""
+    if look.kind == "near":
+        return looks.neighbours(state, look.origin)
+    if look.kind == "odds":
+        return looks.odds_facts(state, look.origin, look.target, look.dice, look.stop_at)
+    if not viewer:
+        raise RuleError(
+            "unauthorized", "A dry run is checked as the seat that would attack: ask as it (--as)."
+        )
+    acting = to_act(state)
+    seat = acting if acting in viewer else viewer[0]
+    return looks.dry_run(state, seat, look.origin, look.target, look.dice, look.stop_at)
 
 
 def _reject(request_id: str, code: str, message: str, game_id: str = "") -> Reply:
@@ -767,6 +784,8 @@ class Handler:
                 data = self._with_deadline(view(shown, viewer), request.game_id, at is None)
                 if request.moves is True:  # the signers' own moves only: a hand shows in trades
                     data["moves"] = acting_moves(shown, viewer)
+                if request.look is not msgspec.UNSET:
+                    data["look"] = _look(shown, viewer, request.look)
                 return Reply(
                     request_id=rid,
                     ok=True,

@@ -143,6 +143,21 @@ class CommandRequest(_Signed, frozen=True, kw_only=True):
     command: EngineCommand
 
 
+Name = Annotated[str, Meta(max_length=128)]  # a territory's id, name or abbreviation
+
+
+class Look(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An analysis of the position a view shows (``risk_core.looks``): ``near`` (``origin``'s
+    neighbours), ``odds`` (the facts of attacking ``target`` from ``origin``), ``dry_run``
+    (the same, once the attack is checked as the signing seat that must act would make it)."""
+
+    kind: Literal["near", "odds", "dry_run"]
+    origin: Name
+    target: Name = ""
+    dice: Annotated[int, Meta(ge=1, le=16)] | None = None
+    stop_at: Annotated[int, Meta(ge=0, le=MAX_VERSION)] = 1
+
+
 class ViewRequest(_Signed, frozen=True, kw_only=True):
     """The game as ``seat`` sees it (ENG-07), or as a spectator when ``seat`` is None (then
     unsigned).
@@ -151,13 +166,16 @@ class ViewRequest(_Signed, frozen=True, kw_only=True):
     several seats): the view then shows what any of them sees.  UNSET, never sent, for one
     seat.  ``moves`` (True) asks for the legal moves of the seat that must act too, when it is
     one of the signing seats (``risk moves``; the view's ``moves``, else None); UNSET, never
-    sent, otherwise, so that requests signed before it existed verify as they did."""
+    sent, otherwise, so that requests signed before it existed verify as they did.  ``look``
+    asks for an analysis of the position too (the view's ``look``), for a spectator as for a
+    seat (a dry run: the signing seat that must act); UNSET, never sent, otherwise."""
 
     op: Literal["view"] = "view"
     seat: Seat | None = None
     at: Version | None = None
     also: Seats | msgspec.UnsetType = msgspec.UNSET
     moves: bool | msgspec.UnsetType = msgspec.UNSET
+    look: Look | msgspec.UnsetType = msgspec.UNSET
 
 
 class EventsRequest(_Signed, frozen=True, kw_only=True):

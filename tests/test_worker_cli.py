@@ -107,6 +107,22 @@ def test_remote_history(redis_server: Any, tmp_path: Path, monkeypatch: pytest.M
         assert "[local_only]" in said and "RISK_REDIS_URL unset" in said
         assert "`risk export GAME -o FILE`, then `risk import FILE`" in said  # what to do
 
+        # CORE-13..16 through the service: `near` and `odds` (the service gives the facts, a
+        # spectator's as a player's, the odds are computed here) say what they say on the
+        # store itself; `attack --dry-run` is checked as the player's seat would be.
+        near = json.loads(local("near", game, "ukraine", "--json").stdout)
+        assert json.loads(remote("near", game, "ukraine", "--json").stdout) == near
+        assert remote("near", game, "ukraine").stdout == local("near", game, "ukraine").stdout
+        strong = max(near["neighbours"], key=lambda r: r["armies"])["territory"]
+        for args in (
+            ("odds", game, strong, "ukraine", "--json"),
+            ("odds", game, strong, "ukraine", "--dice", "1", "--stop-at", "3"),
+        ):
+            assert remote(*args).stdout == local(*args).stdout, args
+        assert "[unknown_territory]" in remote("odds", game, "atlantis", "ukraine", code=1).stderr
+        wrong = ("attack", "live", "alaska", "kamchatka", "--dry-run", "--as", str(seat))
+        assert remote(*wrong, code=1).stderr == local(*wrong, code=1).stderr  # its refusal
+
 
 def test_an_unreachable_service_is_named_without_its_password() -> None:
     """No answer from Redis: the ``timeout`` error names the URL with its password hidden and

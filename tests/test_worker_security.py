@@ -201,3 +201,51 @@ def test_a_seed_chosen_by_a_games_creator_is_refused(tmp_path: Path) -> None:
         allowed = Ask(Handler(service, chosen_seeds=True))
         request, owner, _ = new_game("chosen", seed=7)
         assert allowed(owner.sign(request)).ok
+
+
+def test_looks_through_the_service_show_only_public_facts(tmp_path: Path) -> None:
+    """CORE-13..16 through the service (``ViewRequest.look``): a spectator and a seat get the
+    facts of `near` and `odds` the store's own game gives; a dry run is checked as the
+    signing seat — accepted for the seat to act, refused as the move would be for another
+    (`not_your_turn`), and for a spectator (`unauthorized`, no seat to check it as)."""
+    from risk_core import looks
+    from risk_core.model import Attack
+    from risk_service.protocol import Look
+
+    with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
+        service.create_schema()
+        ask = Ask(Handler(service, chosen_seeds=True))
+        made = seated(ask, "lk", seed=3)
+        state = service.state("lk")
+        while state.phase != "attack":
+            seat = risk_core.to_act(state)
+            assert seat is not None
+            move = CommandRequest(
+                request_id=new_request_id(),
+                game_id="lk",
+                seat=seat,
+                command=bots.choose(state, seed=0),
+            )
+            assert ask(made.keys[seat].sign(move)).ok
+            state = service.state("lk")
+        seat = risk_core.to_act(state)
+        assert seat is not None
+        attack = next(c for c in risk_core.legal_commands(state) if isinstance(c, Attack))
+        o, t = attack.origin, attack.target
+
+        def look(kind: str, as_seat: int | None) -> Any:
+            request = ViewRequest(
+                request_id=new_request_id(),
+                game_id="lk",
+                seat=as_seat,
+                look=Look(kind=kind, origin=o, target=t),  # type: ignore[arg-type]
+            )
+            return ask(request if as_seat is None else made.keys[as_seat].sign(request))
+
+        assert look("odds", None).data["look"] == looks.odds_facts(state, o, t)
+        assert look("near", None).data["look"] == looks.neighbours(state, o)
+        ran = look("dry_run", seat)
+        assert ran.ok and ran.data["look"] == looks.dry_run(state, seat, o, t, None, 1)
+        assert look("dry_run", (seat + 1) % 3).code == "not_your_turn"
+        assert look("dry_run", None).code == "unauthorized"
+        assert service.state("lk").version == state.version  # nothing was played
