@@ -402,6 +402,11 @@ def worker_instructions(root: Path, commands: int, pycache: Path) -> tuple[int, 
     (folder / "redis").mkdir()
     out = folder / "callgrind.out"
     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONHASHSEED": "0"}
+    # The bench's games are seeded: a checkout whose service refuses chosen seeds allows them
+    # (an older one takes them as they are, and knows no such option).
+    seeds = (
+        ["--allow-seeds"] if "--allow-seeds" in (root / "risk_cli/service.py").read_text() else []
+    )
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = str(pycache)
     with RedisServer(folder / "redis") as server:
@@ -411,7 +416,7 @@ def worker_instructions(root: Path, commands: int, pycache: Path) -> tuple[int, 
                 "--separate-threads=yes",
                 sys.executable, "-c", "from risk_cli.main import cli; cli()",
                 "--redis", server.url, "--create", "--store", f"sqlite://{folder / 'g.db'}",
-                "worker", "--lease-ms", "60000",
+                "worker", "--lease-ms", "60000", *seeds,
             ],
             env=env, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
@@ -601,7 +606,8 @@ def breakdown(args: argparse.Namespace) -> None:
         # lock that thread holds.  It waits for the worker's first announcement.
         proc = mp.Process(target=timed_client, args=(server.url, "b", 1000, args.commands, queue))
         proc.start()
-        runner = worker.Worker(server.url, f"sqlite://{folder / 'games.db'}", lease_ms=3000)
+        store = f"sqlite://{folder / 'games.db'}"
+        runner = worker.Worker(server.url, store, lease_ms=3000, chosen_seeds=True)  # seeded
         thread = threading.Thread(target=runner.run, daemon=True)
         thread.start()
         try:
@@ -646,7 +652,7 @@ def warm(args: argparse.Namespace) -> None:
     rows = []
     with GameService(f"sqlite://{folder / 'games.db'}") as service:
         service.create_schema()
-        logic = handler.Handler(service)
+        logic = handler.Handler(service, chosen_seeds=True)  # the bench's game is seeded
         seats = seated(Ask(logic), "w", PLAYERS, seed=1000).keys
         public = logic.service_key().public
         keys = {s: k.session("w", s, public) for s, k in seats.items()}  # as `risk` signs
