@@ -519,7 +519,8 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         f"in {d['where']} (1 VP each changes hands)."
     ),
     "leaders_advanced": lambda d, n: (
-        f"{plural(d['count'], 'general')} follow the regiments into {n.t(d['target'])}."
+        f"{plural(d['count'], 'general')} {'follows' if d['count'] == 1 else 'follow'} the "
+        f"regiments into {n.t(d['target'])}."
     ),
     "fort_destroyed": lambda d, n: f"The fortification of {n.t(d['territory'])} is destroyed.",
     "epidemic_penalty": lambda d, n: (

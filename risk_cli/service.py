@@ -49,6 +49,18 @@ lease_option = click.option(
 )
 
 
+def _store_required(app: App, verb: str) -> None:
+    """As every other command: a mistyped --store must not start an empty store that players
+    then wonder about (the default store is started on first use)."""
+    missing = app.missing_store()
+    if missing is not None and not app.create:
+        raise ServiceError(
+            "bad_store",
+            f"There is no store at {missing}: check --store or RISK_STORE, or add --create "
+            f"(`risk --create --store URL {verb}`) to start one there.",
+        )
+
+
 def _redis_required(app: App) -> str:
     if not app.redis_url:
         raise click.UsageError("Give the service's Redis with --redis URL (or RISK_REDIS_URL).")
@@ -80,15 +92,7 @@ def worker(
     """
     url = _redis_required(app)
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING)
-    missing = app.missing_store()
-    if missing is not None and not app.create:
-        # As every other command: a mistyped --store must not start an empty store that
-        # players then wonder about (the default store is started on first use).
-        raise ServiceError(
-            "bad_store",
-            f"There is no store at {missing}: check --store or RISK_STORE, or add --create "
-            "(`risk --create --store URL worker`) to start one there.",
-        )
+    _store_required(app, "worker")
     w = Worker(url, app.store, partitions=partitions, lease_ms=lease_ms, chosen_seeds=allow_seeds)
     w.install_signal_handlers()
     if as_json:
@@ -146,6 +150,7 @@ def serve(
     replies and follow games). It prints the players' URL to hand out. SIGTERM or Ctrl-C stops
     the workers and the server.
     """
+    _store_required(app, "serve")  # its workers start it, only where asked
     server = None
     url = app.redis_url
     client_url = None
@@ -404,6 +409,9 @@ def admin(
         echo_json(out)
     else:
         click.echo(f"Done: {action} {value} in {game_id} (version {out['version']}).")
+        revoked = out.get("revoked")
+        if revoked == "key":  # a player held the seat: say so, it is not obvious from `human`
+            click.echo("The key of the player who held the seat no longer works.")
         if invitation is not None:
             click.echo(f"Hand this invitation to the seat's player: {invitation.text}")
 

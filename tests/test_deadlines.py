@@ -193,17 +193,22 @@ def marked_lines(output: str) -> list[int]:
 def test_worker_does_not_create_a_missing_store(
     redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """issue 12: `risk worker` starts a missing SQLite store only with --create, as every
-    other command (`bad_store` naming the path, nothing created)."""
+    """issue 12: `risk worker` (and `risk serve`, which starts workers) starts a missing
+    SQLite store only with --create, as every other command (`bad_store` naming the path,
+    nothing created: no folder either)."""
     cli_home(tmp_path, monkeypatch)
     missing = tmp_path / "nowhere" / "games.db"
     for path in (missing, tmp_path / "games.db"):
-        result = CliRunner().invoke(
-            cli, ["--redis", redis_server.url, "--store", f"sqlite://{path}", "worker"]
-        )
-        assert result.exit_code == 1, result.stdout
-        assert "[bad_store]" in result.stderr and str(path) in result.stderr
-        assert not path.exists() and not path.parent.joinpath("games.db-wal").exists()
+        for verb in ("worker", "serve"):
+            result = CliRunner().invoke(
+                cli, ["--redis", redis_server.url, "--store", f"sqlite://{path}", verb]
+            )
+            assert result.exit_code == 1, result.stdout
+            assert "[bad_store]" in result.stderr and str(path) in result.stderr
+            if path.parent.exists():  # (a missing folder is said as such)
+                assert f"`risk --create --store URL {verb}`" in result.stderr
+            assert not path.exists() and not path.parent.joinpath("games.db-wal").exists()
+    assert not missing.parent.exists()
     # With --create it starts the store (folders included) and serves.
     args = ["--create", "--redis", redis_server.url, "--store", f"sqlite://{missing}", "worker"]
     worker = subprocess.Popen(

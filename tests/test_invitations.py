@@ -101,10 +101,13 @@ def two_machines(redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     runner = CliRunner()
 
     def as_user(user: str) -> Run:
-        def risk(*args: str, code: int = 0) -> Any:
+        def risk(*args: str, code: int = 0, text: bool = False) -> Any:
             env = {"XDG_CONFIG_HOME": str(tmp_path / user)}
-            result = runner.invoke(cli, ["--redis", redis_server.url, *args, "--json"], env=env)
+            json_flag = [] if text else ["--json"]
+            result = runner.invoke(cli, ["--redis", redis_server.url, *args, *json_flag], env=env)
             assert result.exit_code == code, (result.stdout, result.stderr)
+            if text:
+                return result.stdout
             if code:  # the error's code (errors are JSON with --json)
                 return json.loads(result.stderr)["error"]["code"]
             return json.loads(result.stdout)
@@ -157,6 +160,10 @@ def test_invite_and_join_from_the_command_line(two_machines: Any) -> None:
     )
     assert bob("join", invitations["2"], code=1) == "bad_invitation"  # the first one is void
     assert bob("join", back["invitation"])["name"] == "Cy"
+    # Giving a player's seat to someone else says that player's key stopped working.
+    said = ann("admin", "fri", "human", "Cy", text=True)
+    assert "The key of the player who held the seat no longer works." in said
+    assert bob("show", "fri", "--as", "Cy", code=1) == "unauthorized"
 
 
 def test_keys_outlive_a_request_answered_late(

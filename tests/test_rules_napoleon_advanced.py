@@ -281,6 +281,14 @@ def test_nap_adv_24_defending_generals_captured_and_fort_destroyed(tmp_path: Pat
     assert "irlande" not in f.forts
     assert f.generals[T("irlande")] == 1 and f.generals[T("angleterre")] == 0
     assert "FortDestroyed" in kinds(evs) and "LeadersAdvanced" in kinds(evs)
+    from risk_cli.napoleon_advanced_moves import EVENT_TEXT
+    from risk_cli.render import Names
+
+    names = Names(BOARD, [{"name": n} for n in ("Ann", "Bob", "Cy")])
+    one = EVENT_TEXT["leaders_advanced"]({"count": 1, "target": "irlande"}, names)
+    assert one == "1 general follows the regiments into Ireland."
+    two = EVENT_TEXT["leaders_advanced"]({"count": 2, "target": "irlande"}, names)
+    assert two.startswith("2 generals follow the regiments")
 
 
 def test_dec_23_committed_generals_captured_with_their_regiments(tmp_path: Path) -> None:
