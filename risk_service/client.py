@@ -33,11 +33,8 @@ from risk_core import RiskError
 from risk_service.protocol import (
     DEFAULT_PREFIX,
     FIELD,
-    AdminRequest,
-    ClaimRequest,
-    CommandRequest,
+    WRITES,
     Keys,
-    NewGameRequest,
     Reply,
     Request,
     decode_reply,
@@ -175,7 +172,7 @@ class ServiceClient:
                 f"No answer from {where} in {self.timeout:g} s: Redis took the request, no "
                 "worker answered it (is one running? `risk worker`, `risk serve`)."
             )
-        if isinstance(request, CommandRequest | NewGameRequest | ClaimRequest | AdminRequest):
+        if request.op in WRITES:  # recorded once a worker reads it, however late
             said += (
                 " The request may still be carried out by a worker that reads it later (once): "
                 "look (`risk show`, `risk log`) before sending it again."
