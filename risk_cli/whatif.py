@@ -392,9 +392,10 @@ def simulate(
         )
         return
     who = "" if plan.viewer is None else f", as {names[plan.viewer]}"
+    within = "" if turns is None else f", within {turns} turns"  # the shares are of those
     click.echo(
         f"{runs} futures of game {game_id} at version {plan.at} "
-        f"({level} bots, seed {setup.seed}{who}):"
+        f"({level} bots, seed {setup.seed}{who}){within}:"
     )
     print_summary(summary, turns, max_turns)
     if kept:

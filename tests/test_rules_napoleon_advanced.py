@@ -473,6 +473,16 @@ def test_nap_adv_26_cards_for_effect(risk: Run, tmp_path: Path) -> None:
     assert error(risk, "play-card", game, "tunis_tripoli") == "wrong_window"
 
 
+def test_nap_adv_26_a_card_that_needs_a_target_says_so(risk: Run, tmp_path: Path) -> None:
+    """NAP-ADV-26: a ships card played without its sea zone is `no_target`, naming what it
+    needs (it read "There is no sea zone ''")."""
+    ann = [*IDS[3:11]]
+    game = cli_game(risk, tmp_path, **position(ann, hands={"Ann": ["saxe_westphalie"]}))
+    assert error(risk, "play-card", game, "saxe_westphalie") == "no_target"
+    said = risk("play-card", game, "saxe_westphalie", code=1).stderr
+    assert "the sea zone its ships go to" in said
+
+
 def test_nap_adv_26_attack_card_raises_the_next_battle(tmp_path: Path) -> None:
     """NAP-ADV-26 (red die): +1 on the highest attack die of the next battle only."""
     state, _ = engine_game(

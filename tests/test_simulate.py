@@ -157,7 +157,10 @@ def test_two_proportion_test_by_hand() -> None:
 
 
 def test_cli_intervals_are_the_score_intervals(risk: Run, game: str) -> None:
-    """issue 18: each seat's interval in the report is the score interval of its count."""
+    """issue 18: each seat's interval in the report is the score interval of its count; with
+    --turns K the text says the shares are those within K turns."""
+    text = risk("simulate", game, "--runs", "4", "--seed", "1", "--turns", "3").stdout
+    assert text.splitlines()[0].endswith("(greedy bots, seed 1), within 3 turns:")
     report = out(risk, "simulate", game, "--runs", "20", "--seed", "1", "--turns", "3")
     for seat in report["seats"]:
         for key in ("win", "eliminated"):
@@ -421,7 +424,9 @@ def test_text_report(risk: Run, game: str) -> None:
     """issue 18: the text report names the seed, each seat's chance and the spread."""
     text = risk("simulate", game, "--runs", "4", "--seed", "9", "--turns", "2").stdout
     version = out(risk, "show", game)["version"]
-    assert text.startswith(f"4 futures of game g at version {version} (greedy bots, seed 9):")
+    assert text.startswith(
+        f"4 futures of game g at version {version} (greedy bots, seed 9), within 2 turns:"
+    )
     assert "95% interval" in text and "After 2 turns" in text and "Cy" in text
 
 

@@ -615,6 +615,9 @@ class NapoleonAdvanced(Napoleon):
             raise RuleError("wrong_window", "Defence cards are played when you defend.")
         if kind == "extra_maneuver" and adv(state).forced:
             raise RuleError("naval_combat_pending", self.forced_text(state))
+        if kind in ("ships", "move_epidemic") and not target:
+            wanted = "the sea zone its ships go to" if kind == "ships" else "FROM>TO territories"
+            raise RuleError("no_target", f"This card needs a target: {wanted} (NAP-ADV-26).")
         if kind == "ships":
             z = self.zone(target)
             if self.zones[z] not in nar.build_zones(self.board, state.owner, seat):
