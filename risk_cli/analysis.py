@@ -17,15 +17,7 @@ import click
 import msgspec
 
 from risk_cli.backend import check_remote
-from risk_cli.common import (
-    App,
-    as_option,
-    echo_json,
-    game_argument,
-    json_option,
-    pass_app,
-    viewer,
-)
+from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
 from risk_core import Board, RiskError, RuleError, load_board, looks, ruleset_of, to_act
 from risk_core.move_groups import grouped_moves, no_moves
 from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice
@@ -322,8 +314,10 @@ def _fields_text(board: Board, fields: JsonDict, names: list[str]) -> str:
     def seat(s: int) -> str:
         return names[s] if 0 <= s < len(names) else f"seat {s}"
 
+    readers = {"card": card, **dict.fromkeys(SEAT_FIELDS, seat)}  # numbers that name a thing
+
     def value(key: str, v: Any) -> str:
-        one = {"card": card, **dict.fromkeys(SEAT_FIELDS, seat)}.get(key)
+        one = readers.get(key)
         if isinstance(v, list) and len(v) == 2 and all(type(x) is int for x in v):
             return _range(v) if one is None else " or ".join(map(one, range(v[0], v[1] + 1)))
         if one is not None and type(v) is int:

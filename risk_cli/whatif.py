@@ -28,15 +28,7 @@ import click
 import msgspec
 from tqdm import tqdm  # type: ignore[import-untyped]  # no stubs shipped
 
-from risk_cli.common import (
-    App,
-    as_option,
-    echo_json,
-    game_argument,
-    json_option,
-    pass_app,
-    viewer,
-)
+from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
 from risk_cli.games import Version, parse_seed
 from risk_cli.turns import position as at_or_turn
 from risk_cli.turns import turn_option

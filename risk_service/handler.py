@@ -119,7 +119,8 @@ class _Batch:
     replies: dict[str, Reply] = field(default_factory=dict)  # by request id, as sent
     requests: dict[str, Request] = field(default_factory=dict)
     encoded: list[tuple[Reply, bytes]] = field(default_factory=list)  # recorded replies' JSON
-    # Per game played in the batch: its turn and the seat to act before it (``Change``).
+    # Per game of the batch with a turn deadline: its turn and the seat to act before the
+    # batch (``Change.same_wait``).
     waiting: dict[str, tuple[int, int | None]] = field(default_factory=dict)
 
 
@@ -434,7 +435,8 @@ class Handler:
     def _game(self, batch: _Batch, game_id: str, state: GameState) -> Play:
         game = batch.games.get(game_id)
         if game is None:
-            batch.waiting[game_id] = (state.turn, to_act(state))  # before the batch moves it
+            if self.deadline_ms(game_id) is not None:  # only a deadline needs who waited
+                batch.waiting[game_id] = (state.turn, to_act(state))  # before the batch moves it
             game = batch.games[game_id] = Play(game_id, state)  # advances the cached state
         return game
 

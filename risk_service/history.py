@@ -249,14 +249,20 @@ def replay_commands(service: GameService, made: Branch) -> CommandReplay:
 
 
 def check_faces(faces: Sequence[Any], rules: RuleSet | None = None) -> tuple[int, ...]:
-    """Die faces as whole numbers from 1 to the largest die of ``rules`` (default: a d6)."""
+    """Die faces as whole numbers from 1, up to the largest die of ``rules`` (None: a script
+    read before its game is known, which ``branch`` checks again against the game's dice)."""
     if not faces:
         raise RiskError("bad_script", "A dice script needs at least one face.")
-    top = 6 if rules is None else rules.largest_die()
-    bad = [f for f in faces if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= top]
+    top = None if rules is None else rules.largest_die()
+
+    def wrong(f: Any) -> bool:
+        beyond = top is not None and isinstance(f, int) and f > top
+        return isinstance(f, bool) or not isinstance(f, int) or f < 1 or beyond
+
+    bad = [f for f in faces if wrong(f)]
     if bad:
-        dice = "a d6" if rules is None else f"{rules.name}'s dice"
-        said = f"Die faces are whole numbers 1 to {top} ({dice}), not {json.dumps(bad[0])}."
+        span = "from 1" if rules is None else f"1 to {top} ({rules.name}'s dice)"
+        said = f"Die faces are whole numbers {span}, not {json.dumps(bad[0])}."
         raise RiskError("bad_script", said)
     return tuple(faces)
 
@@ -271,23 +277,12 @@ def parse_faces(text: str) -> tuple[int, ...]:
             raise RiskError("bad_script", f"The dice script is not a JSON list: {e}.") from None
         if not isinstance(faces, list):
             raise RiskError("bad_script", "The dice script must be a list of faces.")
-        return _whole(faces)
+        return check_faces(faces)
     words = stripped.split()
     if not all(w.isdigit() for w in words):
         bad = next(w for w in words if not w.isdigit())
         raise RiskError("bad_script", f"Die faces are whole numbers, not {bad!r}.")
-    return _whole([int(w) for w in words])
-
-
-def _whole(faces: list[Any]) -> tuple[int, ...]:
-    """A script's faces, whole numbers (their range is the game's dice: ``branch`` checks)."""
-    if not faces:
-        raise RiskError("bad_script", "A dice script needs at least one face.")
-    bad = [f for f in faces if isinstance(f, bool) or not isinstance(f, int) or f < 1]
-    if bad:
-        said = f"Die faces are whole numbers from 1, not {json.dumps(bad[0])}."
-        raise RiskError("bad_script", said)
-    return tuple(faces)
+    return check_faces([int(w) for w in words])
 
 
 # --------------------------------------------------------------------------- lineage
