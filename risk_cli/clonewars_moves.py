@@ -471,7 +471,9 @@ def _side_text(side: JsonDict, natural: list[int]) -> str:
             ("fighters", "fighter"),
             ("corvettes", "corvette"),
         )
-        if side.get(k)
+        # On Palpatine's planet every die is a d8 (CW-28), recorded as one capital ship per
+        # die whether or not ships are there: the d8s are his, not ships to name.
+        if side.get(k) and not (k == "capital" and side.get("all_d8"))
     ]
     d8 = " (all d8: Palpatine)" if side.get("all_d8") else ""
     thrown = "-".join(map(str, natural))

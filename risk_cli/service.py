@@ -23,6 +23,7 @@ from risk_cli.common import App, as_option, echo_json, game_argument, json_optio
 from risk_cli.notify import entry_line, wait_for_turn, waiting
 from risk_cli.render import deadline_text, due_text
 from risk_core import RiskError
+from risk_core.bots import LEVELS
 from risk_service.client import announcement, new_request_id
 from risk_service.deadlines import format_duration, parse_duration
 from risk_service.protocol import DEFAULT_PARTITIONS, AdminRequest
@@ -362,6 +363,7 @@ def inbox(app: App, block: bool, timeout: float, as_json: bool) -> None:
 @click.argument("value", required=False, metavar="SEAT|DURATION")
 @click.option(
     "--level",
+    type=click.Choice(LEVELS),
     default="greedy",
     show_default=True,
     help="The bot's level for `bot`.",

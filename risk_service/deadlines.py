@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from risk_core import RiskError
+from risk_core.model import Event, TurnStarted
 from risk_service.ledger import OWNER, LedgerReader
 from risk_service.protocol import (
     MAX_DEADLINE_S,  # what ``AdminRequest.seconds`` allows
@@ -133,6 +134,16 @@ def timeouts(reader: LedgerReader, game_id: str, upto: int) -> list[Timeout]:
             if last > at:
                 found.append(Timeout(seat, at + 1, min(last, upto)))
     return sorted(found, key=lambda t: t.first)
+
+
+def own_moves(events: Sequence[Event], seat: int) -> int:
+    """How many of ``events``, the moves the computer made for ``seat`` on a timeout, are that
+    seat's: all of them up to the start of another seat's turn (an ``EndTurn`` of the seat
+    starts the next turn in the same command)."""
+    for n, event in enumerate(events):
+        if isinstance(event, TurnStarted) and event.seat != seat:
+            return n
+    return len(events)
 
 
 def mark_events(events: list[dict[str, Any]], marks: Sequence[Timeout], since: int = 0) -> None:

@@ -524,7 +524,9 @@ class Handler:
             if to_act(game.state) != seat:
                 break
             events += self._bot_move(game, "greedy")
-        through = game.state.version  # the timed-out seat's moves end here, the bots' follow
+        # The timed-out seat's moves end here: the bots' follow, and so does the next turn's
+        # start when its last move ended the turn (that turn is not the timed-out seat's).
+        through = request.version + deadlines.own_moves(events, seat)
         events += self._bots(batch, game)
         self._timeouts.pop(gid, None)  # read again from the ledger once this is stored
         reply = Reply(
@@ -628,7 +630,11 @@ class Handler:
             return _reject(rid, "unknown_seat", f"No playing seat {seat} in {gid}.", gid), None
         if request.action == "bot":
             if request.level not in bots.LEVELS:
-                return _reject(rid, "bad_request", f"Bot levels: {', '.join(bots.LEVELS)}."), None
+                return _reject(
+                    rid,
+                    "bad_level",
+                    f"There is no bot level {request.level!r}: {', '.join(bots.LEVELS)}.",
+                ), None
             batch.seats[(gid, seat)] = SeatRow(gid, seat, None, bot=request.level)
             game = self._game(batch, gid, state)
             events = self._bots(batch, game)

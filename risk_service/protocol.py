@@ -25,7 +25,8 @@ forged, altered, or signed by another seat), ``stale_request`` (signed more than
 ``bad_invitation`` (a claim not signed by the seat's open invitation), ``invitation_claimed``
 (the seat was claimed already), ``request_id_reused`` (the id belongs to a request with other
 content), ``bad_game_id``, ``game_exists``,
-``unknown_seat`` (an owner's action on no playing seat), ``game_not_over`` (an export asked of
+``unknown_seat`` (an owner's action on no playing seat), ``bad_level`` (a bot level there is
+not), ``game_not_over`` (an export asked of
 a game in progress), ``bad_request`` (a well-formed request the service cannot do),
 ``stale_timeout`` (a deadline request for a game that moved on), ``bot_stuck``, ``conflict``
 (other writers kept taking the game's next version), ``failed`` (the worker could not process

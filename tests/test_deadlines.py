@@ -248,3 +248,46 @@ def test_a_turn_deadline_is_the_turns_not_each_moves(
         placed = risk("place", "t", mine[0], str(left), "--as", str(seat))
         assert placed["to_act"] != seat
         assert risk("show", "t")["deadline"]["due"] > due  # the next seat's own
+
+
+def test_a_timed_out_turns_end_is_marked_not_the_next_turns_start(
+    redis_server: Any, tmp_path: Path
+) -> None:
+    """issue 12 item 6: when the computer plays a whole turn for a seat whose deadline passed,
+    the marks end with that seat's last move; the next seat's turn starts in the same command
+    (its EndTurn) and is not marked, nor is it in the view's timeout span."""
+    from risk_core import to_act
+    from risk_service.client import ServiceClient, new_request_id
+    from risk_service.protocol import AdminRequest, EventsRequest, ViewRequest
+    from risk_service.worker import Worker
+    from tests.servicekit import Table, running
+
+    store = f"sqlite://{tmp_path / 'games.db'}"
+    with (
+        running(Worker(redis_server.url, store, lease_ms=600, chosen_seeds=True)),
+        ServiceClient(redis_server.url) as client,
+    ):
+        t = Table(client, "tt").create()
+        assert t.state is not None and t.owner is not None
+        while t.state.phase == "setup":  # to the first turn's start
+            assert t.send(t.next_command()).ok  # random placements: no one-turn conquest
+        waiting, at = to_act(t.state), t.state.version
+        deadline = AdminRequest(
+            request_id=new_request_id(), game_id="tt", action="deadline", seconds=0.2
+        )
+        assert client.call(t.owner.sign(deadline)).ok
+        until = time.monotonic() + 10
+        while client.call(ViewRequest(request_id=new_request_id(), game_id="tt")).version == at:
+            assert time.monotonic() < until, "no timeout"
+            time.sleep(0.1)
+        off = AdminRequest(request_id=new_request_id(), game_id="tt", action="deadline")
+        assert client.call(t.owner.sign(off)).ok
+        view = client.call(ViewRequest(request_id=new_request_id(), game_id="tt")).data
+        events = client.call(EventsRequest(request_id=new_request_id(), game_id="tt")).events
+    marked = [v for v, e in enumerate(events, start=1) if e.get("timeout")]
+    starts = [v for v, e in enumerate(events, start=1) if e["type"] == "turn_started"]
+    [next_start] = [v for v in starts if v > at][:1]
+    assert events[next_start - 1]["seat"] != waiting
+    assert marked == list(range(at + 1, next_start)), (marked, next_start)
+    assert events[next_start - 2]["type"] == "turn_ended"
+    assert view["timeouts"] == [{"seat": waiting, "first": at + 1, "last": next_start - 1}]

@@ -153,6 +153,7 @@ def test_invite_and_join_from_the_command_line(two_machines: Any) -> None:
     assert bob("join", renewed["invitation"])["seat"] == 1
     assert "hand" in bob("show", "fri", "--as", "1")["players"][1]
     # A seat handed to the computer comes back to a player through a new invitation.
+    assert ann("admin", "fri", "bot", "Cy", "--level", "genius", code=2) == "usage"
     assert ann("admin", "fri", "bot", "Cy")["version"] > 0
     back = ann("admin", "fri", "human", "Cy")
     assert (

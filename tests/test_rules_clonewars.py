@@ -67,6 +67,8 @@ from tests.clonewars_kit import (
     out,
 )
 from tests.gamekit import play, rejected
+from tests.scenario_kit import events
+from tests.scenario_kit import view as view_of
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 ANAKIN_REPUBLIC = 0  # placeholder Anakin card ids (cw_anakin_cards, GAP-17)
@@ -445,6 +447,57 @@ def test_cw_28_palpatine_defends_with_d8() -> None:
     assert battle.defence == (8, 7) and battle.attacker_losses == 2
 
 
+def test_cw_28_palpatines_d8s_are_not_named_ships_in_the_log(risk: Run, tmp_path: Path) -> None:
+    """CW-28: Palpatine's planet rolls d8s whether ships are there or not; the log says so and
+    names no capital ship the planet does not hold."""
+    game = faction_cli_game(
+        risk,
+        tmp_path,
+        current=RED,
+        phase="attack",
+        dice=[6, 6, 6, 8, 7],
+        family={"order66": True, "palpatine": "jabiim"},
+        **two_planets(),
+    )
+    out(risk, "attack", game, "saleucami", "jabiim")
+    [line] = [x for x in risk("log", game).stdout.splitlines() if "all d8: Palpatine" in x]
+    assert "8-7 (all d8: Palpatine)" in line and "capital ship" not in line, line
+
+
+def test_cw_35_an_armys_last_planet_is_not_handed_over(risk: Run, tmp_path: Path) -> None:
+    """CW-35 with CORE-18: a change of command never takes the teammate's last planet (the
+    army would hold nothing and never act again); any other planet of 1 troop may go."""
+    game = faction_cli_game(
+        risk,
+        tmp_path,
+        players=3,
+        current=RED,
+        phase="attack",
+        default_owner=BLACK,
+        owners={"saleucami": RED, "kessel": RED, "coruscant": ORANGE, "felucia": BLUE},
+        armies={"saleucami": 5, "coruscant": 1},
+    )
+    before = events(risk, game)
+    assert error(risk, "ask-command", game, "coruscant") == "last_planet"
+    said = risk("ask-command", game, "coruscant", code=1).stderr
+    assert "Coruscant is the last planet of Orange: an army keeps" in said, said
+    assert events(risk, game) == before  # nothing recorded
+    # With a second planet, the same one of 1 troop may go (the teammate consents).
+    other = faction_cli_game(
+        risk,
+        tmp_path,
+        players=3,
+        current=RED,
+        phase="attack",
+        default_owner=BLACK,
+        owners={"saleucami": RED, "coruscant": ORANGE, "kessel": ORANGE, "felucia": BLUE},
+        armies={"saleucami": 5, "coruscant": 1},
+    )
+    out(risk, "ask-command", other, "coruscant")
+    out(risk, "answer-command", other, "yes", "--as", "Cy")
+    assert view_of(risk, other)["territories"]["coruscant"]["owner"] == RED
+
+
 def test_cw_29_dec_36_conquest_destroys_and_moves_ships(risk: Run, tmp_path: Path) -> None:
     """CW-29/DEC-36: the defender's ships are destroyed; the ships that supported the winning
     battle move in; more may follow (ships-follow) before a new invasion."""
@@ -609,6 +662,12 @@ def test_cw_34_one_ship_move_through_the_faction() -> None:
     assert fam(state).ships == {"kashyyyk": (1, 0, 0), "kessel": (0, 0, 1)}
     cmd = MoveShip(seat=RED, origin="kashyyyk", target="kessel", kind="fighter")
     assert rejected(state, cmd) == "one_per_turn"
+    # The ship moved first: the troops' step (7) is past, and the refusal says so.
+    troops = Fortify(seat=RED, origin="kashyyyk", target="kessel", count=1)
+    with pytest.raises(rc.RuleError) as refused:
+        rc.decide(state, troops)
+    assert refused.value.code == "one_per_turn"
+    assert "Troops move before ships" in refused.value.message, refused.value.message
 
 
 def test_cw_35_change_of_command_by_consent(risk: Run, tmp_path: Path) -> None:

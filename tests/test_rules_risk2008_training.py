@@ -122,6 +122,32 @@ def test_r08_tr_06_no_rewards_in_training() -> None:
     assert events[0].reward == "" and r08(state).rewards[0] == ()  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("rewards", {"Bob": ["two_regiments", "bonus_card", "bonus_maneuver"]}),
+        ("airfields", ["egypt"]),
+        ("rewards_on", ["two_regiments", "", "", "", "", "", "", "", "", ""]),
+    ],
+)
+def test_r08_tr_06_a_training_scenario_takes_no_rewards(
+    risk: Run, tmp_path: Path, key: str, value: object
+) -> None:
+    """R08-TR-06: a Training scenario with rewards held, airfields or reward tokens on its
+    missions is refused (bad_scenario) rather than played with rewards the game has not; the
+    Command Center game takes the same table."""
+    for ruleset, code in ((TRAINING, 1), ("risk2008", 0)):
+        missions = rules_of(engine_game(ruleset=ruleset)[0]).default_missions()
+        fields = {key: value[: len(missions)] if isinstance(value, list) else value}
+        path = tmp_path / f"{ruleset}-{key}.json"
+        path.write_text(json.dumps(doc(ruleset=ruleset, family=fields)))
+        result = risk("new", "--scenario", str(path), code=code)
+        if code:
+            said = result.stderr
+            assert f"[family.{key}]: rewards are used only in the Command Center" in said, said
+            assert "[bad_scenario]" in said
+
+
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_r08_tr_07_bots_play_to_a_mission_victory(players: int) -> None:
     """R08-TR-07 (R08-18): greedy bots finish Training games, won by three missions and a

@@ -300,6 +300,9 @@ def test_owner_actions_bots_and_deadlines(redis_server: Any, tmp_path: Path) -> 
             )
 
         version = t.state.version
+        unknown = admin(action="bot", seat=seat, level="genius")  # a stable code, nothing done
+        assert unknown.code == "bad_level" and "'genius'" in unknown.message, unknown
+        assert client.call(t.request(risk_core.model.EndTurn(seat=seat))).code != "unauthorized"
         assert admin(action="bot", seat=seat).ok
         view = client.call(ViewRequest(request_id=new_request_id(), game_id="own"))
         assert view.version > version and view.data["to_act"] != seat  # the bot played at once

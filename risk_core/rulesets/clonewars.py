@@ -705,8 +705,15 @@ class CloneWars(RuleSet):
         """Step 7 done; the turn goes on to the ship move and the change of command."""
 
     def _fortify_cw(self, state: GameState, cmd: Fortify, emit: Emit) -> None:
-        if state.phase == "attack" and cw(state).step >= 7:
-            raise RuleError("one_per_turn", "Your troops have moved already this turn (CW-33).")
+        step = cw(state).step
+        if state.phase == "attack" and step >= 7:
+            raise RuleError(
+                "one_per_turn",
+                "Your troops have moved already this turn (CW-33)."
+                if step == 7
+                else "Troops move before ships and the change of command (CW-33): this turn "
+                "is past that step.",
+            )
         RuleSet._fortify(self, state, cmd, emit)
 
     def _move_ship(self, state: GameState, cmd: MoveShip, emit: Emit) -> None:
@@ -761,6 +768,15 @@ class CloneWars(RuleSet):
                 "not_transferable",
                 f"{self.board.name(t)} must hold exactly 1 troop, no ship, no token and not "
                 "Palpatine (CW-35).",
+            )
+        if state.owner.count(mate) == 1:
+            # CW-35 does not say; no rule eliminates an army by its teammate's consent, and an
+            # army without a planet could never act again (CORE-18 would have it out of the
+            # game): so an army's last planet stays its own.
+            return RuleError(
+                "last_planet",
+                f"{self.board.name(t)} is the last planet of {state.players[mate].name}: "
+                "an army keeps its last planet (CW-35).",
             )
         return None
 

@@ -3,7 +3,8 @@
 Keys: ``cities`` (territories), ``capitals``, ``completed`` and ``rewards`` (by seat), ``missions``
 (face up) with ``rewards_on`` (the token lying on each), ``airfields``.  What is left out gets the
 game's defaults: the Training cities and missions, no rewards, no airfield; a seat without a
-capital gets one on its first territory (``Risk2008Family.start_position``).
+capital gets one on its first territory (``Risk2008Family.start_position``).  A Training game
+takes no rewards, airfields or tokens on its missions (R08-TR-06).
 """
 
 from __future__ import annotations
@@ -37,6 +38,18 @@ def scenario_state(
     """The family state a ``[family]`` table sets for ``n`` seats (``seat`` reads a seat
     reference); raises ``SetupError("bad_scenario")`` for a table ``rs`` cannot take."""
     table = _typed(rs.name, data)
+    if not rs.rewards_in_play:  # R08-TR-06: rewards, airfields among them, are not in play
+        given = [
+            k
+            for k in ("rewards", "airfields", "rewards_on")
+            if any(v for v in _values(table.get(k)))
+        ]
+        if given:
+            raise SetupError(
+                "bad_scenario",
+                f"[family.{given[0]}]: rewards are used only in the Command Center game "
+                f"(R08-TR-06), not in {rs.name}.",
+            )
 
     def tid(name: str) -> str:
         try:
@@ -81,6 +94,13 @@ def scenario_state(
         completed=tuple(completed),
         rewards=tuple(held),
     )
+
+
+def _values(value: Any) -> list[Any]:
+    """A table value's items: a list's, or a by-seat table's lists' together."""
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in v]
+    return list(value or ())
 
 
 def _typed(name: str, data: dict[str, Any]) -> dict[str, Any]:
