@@ -39,13 +39,14 @@ to a new invitation (``invite``), which revokes its key, but never reads as a se
 from __future__ import annotations
 
 import hashlib
+import heapq
 import hmac
 import logging
 import secrets
 import sqlite3
 import sys
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,7 +83,7 @@ from risk_service.store import GAME_ID, GameService, ServiceError
 
 log = logging.getLogger(__name__)
 STATE_CACHE = 1024  # latest states kept by one worker
-READS_SEEN = 200_000  # signed reads remembered (``replayed``); older ones fall to the window
+READS_SEEN = 200_000  # signed reads remembered (``replayed``); beyond, the earliest forgotten
 MAX_BOT_MOVES = 10_000  # a bot turn is a few dozen commands; more means a bot that cannot finish
 RETRIES = 3  # attempts of one request when other writers keep taking its game's next version
 
@@ -159,9 +160,17 @@ class Handler:
         self._seats: OrderedDict[str, dict[int, SeatRow]] = OrderedDict()
         self._service_key: signing.ServiceKey | None = None
         self._verifier = signing.Verifier(self.service_key)
-        # Signed reads answered, by request id, with when they may be forgotten (by then the
-        # window refuses them): a read sent again is ``replayed``.
-        self._reads: OrderedDict[str, int] = OrderedDict()
+        # Signed reads answered: request id → signed time (ms), and the same as a heap, the
+        # earliest first.  A read sent again is ``replayed``; so is one signed at or before
+        # ``_read_floor``, the latest signed time forgotten, so that forgetting (past the
+        # window, which refuses those anyway, or beyond READS_SEEN, the earliest first: a
+        # player may sign reads without end) never lets one through.  ``seen_reads`` lists
+        # the reads answered since the worker took them, to keep in Redis (``remember_reads``
+        # gives them back to the worker that next holds the partition, after a restart too).
+        self._reads: dict[str, int] = {}
+        self._read_times: list[tuple[int, str]] = []
+        self._read_floor = 0
+        self.seen_reads: list[tuple[str, str, int]] = []  # (game, request id, signed ms)
         self.changed: dict[str, Change] = {}  # games changed by the last ``handle``
         self._passed: frozenset[str] = frozenset()
         # Turn deadlines as the worker read them in Redis for this batch's views: game →
@@ -244,16 +253,30 @@ class Handler:
                 return _bad_signature(request)
         return _stale(request)
 
-    def _fresh_read(self, request_id: str) -> bool:
-        """Whether this signed read is seen for the first time (by this worker)."""
-        now = signing.now_ms()
-        reads = self._reads
-        while reads and (len(reads) >= READS_SEEN or next(iter(reads.values())) < now):
-            reads.popitem(last=False)
-        if request_id in reads:
+    def _fresh_read(self, request: ViewRequest | EventsRequest) -> bool:
+        """Whether this signed read is seen for the first time (see ``_reads``)."""
+        earliest = signing.now_ms() - signing.WINDOW_MS  # the window refuses those before
+        reads, times = self._reads, self._read_times
+        while times and (len(times) >= READS_SEEN or times[0][0] < earliest):
+            signed, forgotten = heapq.heappop(times)
+            del reads[forgotten]
+            self._read_floor = max(self._read_floor, signed)
+        rid, ts = request.request_id, request.ts
+        if rid in reads or ts <= self._read_floor:
             return False
-        reads[request_id] = now + 2 * signing.WINDOW_MS
+        reads[rid] = ts
+        heapq.heappush(times, (ts, rid))
+        self.seen_reads.append((request.game_id, rid, ts))
         return True
+
+    def remember_reads(self, reads: Iterable[tuple[str, int]], floor: int = 0) -> None:
+        """Signed reads answered before (request id, signed ms), as the worker kept them; none
+        signed at or before ``floor`` is fresh either (the worker kept only later ones)."""
+        for rid, ts in reads:
+            if rid not in self._reads:
+                self._reads[rid] = ts
+                heapq.heappush(self._read_times, (ts, rid))
+        self._read_floor = max(self._read_floor, floor)
 
     # ------------------------------------------------------------------ batches
     def handle(
@@ -781,7 +804,7 @@ class Handler:
                 refused = self._refused(_Batch(), request, signers)
                 if refused is not None:
                     return refused
-                if not self._fresh_read(rid):
+                if not self._fresh_read(request):
                     return _reject(
                         rid, "replayed", "This read was answered already: sign a new one."
                     )

@@ -103,6 +103,11 @@ class Keys:
     def deadlines(self, p: int) -> str:
         return f"{self.prefix}:deadlines:{{{p}}}"
 
+    def reads(self, p: int) -> str:
+        """The signed reads answered (``replayed`` when sent again): a sorted set of request
+        ids scored by signed time, the workers' alone."""
+        return f"{self.prefix}:reads:{{{p}}}"
+
     def reply(self, request_id: str) -> str:
         return f"{self.prefix}:reply:{request_id}"
 

@@ -61,7 +61,8 @@ from typing import Any
 import redis
 
 from risk_core import to_act
-from risk_service.handler import Handler, Item
+from risk_service import signing
+from risk_service.handler import READS_SEEN, Handler, Item
 from risk_service.ledger import Fenced
 from risk_service.protocol import (
     DEFAULT_PARTITIONS,
@@ -85,6 +86,7 @@ log = logging.getLogger(__name__)
 REPLY_TTL_MS = 120_000
 DEAD_MAXLEN = 10_000
 TRIM_EVERY = 64  # batches between trims of acknowledged entries
+MAX_POSITION = (1 << 63) - 1  # the largest stream position a store's integer holds
 
 _NOW = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000) "
 HEARTBEAT = (
@@ -108,6 +110,27 @@ RELEASE = (
 )
 SCHEDULE = _NOW + "return redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[2])"
 SCHEDULE_NX = _NOW + "return redis.call('ZADD', KEYS[1], 'NX', now + tonumber(ARGV[1]), ARGV[2])"
+# A stream whose ids a client pushed to the future: the players' user may add entries and
+# Redis lets an XADD choose its id, so one entry at ``18446744073709551615-…`` leaves no id for
+# any later entry, and one far ahead makes every later id follow it.  Once every entry was
+# delivered and acknowledged, the stream and its group are made anew (ids from now on): no
+# request is lost, since nothing is left to read.  KEYS: the stream.  ARGV: the group, the
+# slack (ms) beyond Redis's clock that counts as the future.  1: made anew; 0: entries still to
+# read or acknowledge (try again later); -1: its ids are not in the future.
+RESET_STREAM = (
+    _NOW + "local function get(list, name) for i = 1, #list, 2 do "
+    "if list[i] == name then return list[i + 1] end end end "
+    "local last = get(redis.call('XINFO', 'STREAM', KEYS[1]), 'last-generated-id') "
+    "local ms = tonumber(string.match(last, '^(%d+)')) "
+    "if ms <= now + tonumber(ARGV[2]) then return -1 end "
+    "for _, g in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do "
+    "if get(g, 'name') == ARGV[1] and (get(g, 'pending') > 0 "
+    "or get(g, 'last-delivered-id') ~= last) then return 0 end end "
+    "redis.call('DEL', KEYS[1]) "
+    "redis.call('XGROUP', 'CREATE', KEYS[1], ARGV[1], '0', 'MKSTREAM') return 1"
+)
+FUTURE_MS = 3_600_000  # an entry id this far past the clocks is a client's doing (RESET_STREAM)
+
 # KEYS: streams.  ARGV: the group.  For each stream with pending entries: its index and the
 # oldest pending id (one command instead of an XPENDING per partition).
 OLDEST_PENDING = (
@@ -118,10 +141,11 @@ OLDEST_PENDING = (
 
 
 def position(entry_id: bytes | str) -> int:
-    """A stream id ``ms-seq`` as one increasing integer (stored in the ledger's fence row)."""
+    """A stream id ``ms-seq`` as one increasing integer (stored in the ledger's fence row),
+    within a store's signed 64 bits: a client may give its entry any id (``RESET_STREAM``)."""
     text = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
     ms, _, seq = text.partition("-")
-    return (int(ms) << 20) | min(int(seq or 0), (1 << 20) - 1)
+    return min((int(ms) << 20) | min(int(seq or 0), (1 << 20) - 1), MAX_POSITION)
 
 
 def _id_key(entry_id: bytes | str) -> tuple[int, int]:
@@ -174,6 +198,7 @@ class Worker:
         self._last_tick = 0.0
         self._batches = 0
         self._last_acked: dict[int, bytes] = {}
+        self._reset_due: set[int] = set()  # partitions whose ids went to the future
         self._scripts: dict[str, Any] = {}
         self._shas: dict[str, str] = {}
         self._packed_reads: dict[tuple[tuple[int, ...], str], bytes] = {}
@@ -271,6 +296,23 @@ class Worker:
                 self._process(self._recover(p))
             self.needs_recovery.clear()
         self._process(self._read())
+        if self._reset_due:
+            self._reset_streams()
+
+    def _reset_streams(self) -> None:
+        """``RESET_STREAM`` on the partitions whose entry ids a client pushed to the future,
+        once everything read from them is acknowledged."""
+        self._flush()  # the acknowledgements and trims first
+        for p in sorted(self._reset_due):
+            done = p not in self.owned
+            if not done:
+                reset = self._script(RESET_STREAM, [self.keys.stream(p)], [GROUP, FUTURE_MS])
+                if reset == 1:
+                    log.warning("Partition %s: entry ids far in the future; stream made anew", p)
+                    self._last_acked.pop(p, None)
+                done = reset != 0
+            if done:
+                self._reset_due.discard(p)
 
     def _read(self) -> list[Entry]:
         owned = sorted(self.owned)
@@ -416,6 +458,11 @@ class Worker:
             self.handler.forget()
             return
         outbox = self._outbox
+        if self.handler.seen_reads:  # kept for whoever holds the partition next
+            for gid, rid, ts in self.handler.seen_reads:
+                key = self.keys.reads(partition_of(gid, self.partitions))
+                outbox.add_quiet("ZADD", key, ts, rid)
+            self.handler.seen_reads.clear()
         for entry, item, reply in zip(kept, items, replies, strict=True):
             if not isinstance(item.request, TimeoutRequest):
                 self._push_reply(outbox, reply, self.handler.encoded(reply))
@@ -438,11 +485,17 @@ class Worker:
         for p, ids in acks.items():
             outbox.add_quiet("XACK", self.keys.stream(p), GROUP, *ids)
             self._last_acked[p] = ids[-1]
+            if _id_key(ids[-1])[0] > time.time() * 1000 + FUTURE_MS:
+                self._reset_due.add(p)
         self._batches += 1
         if self._batches % TRIM_EVERY == 0:
             for p, last in self._last_acked.items():
                 # Only acknowledged entries go: MINID keeps ``last`` and everything after it.
                 outbox.add_quiet("XTRIM", self.keys.stream(p), "MINID", "~", last)
+            earliest = signing.now_ms() - signing.WINDOW_MS  # the window refuses older reads
+            for p in self.owned:
+                outbox.add_quiet("ZREMRANGEBYSCORE", self.keys.reads(p), "-inf", f"({earliest}")
+                outbox.add_quiet("ZREMRANGEBYRANK", self.keys.reads(p), 0, -READS_SEEN - 1)
         self.processed += len(items) + len(bad)
         if self.handler.snapshots_due():
             self._flush()  # the replies first: a snapshot is only a shortcut
@@ -575,6 +628,7 @@ class Worker:
         self._forget_partition(p)
         self.needs_recovery.add(p)
         self._restore_deadlines(p)
+        self._restore_reads(p)
 
     def _forget_partition(self, p: int) -> None:
         self.handler.forget(lambda g: partition_of(g, self.partitions) != p)
@@ -588,6 +642,20 @@ class Worker:
                     SCHEDULE_NX, [self.keys.deadlines(p)], [row.deadline_ms, row.game_id], pipe
                 )
         pipe.execute()
+
+    def _restore_reads(self, p: int) -> None:
+        """The partition's signed reads answered within the window, whichever worker answered
+        them, before a restart too: sent again, they are ``replayed`` here as well.  When the
+        set was cut at READS_SEEN, nothing signed before what it kept is fresh."""
+        earliest = signing.now_ms() - signing.WINDOW_MS
+        rows: list[Any] = self.redis.zrangebyscore(  # (member, score) pairs
+            self.keys.reads(p), earliest, "+inf", withscores=True
+        )
+        full = self.redis.zcard(self.keys.reads(p)) >= READS_SEEN
+        self.handler.remember_reads(
+            ((rid.decode(), int(ts)) for rid, ts in rows),
+            floor=int(rows[0][1]) if full and rows else 0,
+        )
 
     def _issue_timeouts(self, now_ms: int) -> None:
         for p in list(self.owned):
@@ -608,7 +676,12 @@ class Worker:
                     game_id=gid,
                     version=state.version,
                 )
-                self.redis.xadd(self.keys.stream(p), {FIELD: encode(request)})
+                try:
+                    self.redis.xadd(self.keys.stream(p), {FIELD: encode(request)})
+                except redis.ResponseError as e:  # no id left (RESET_STREAM): issued again
+                    log.warning("Partition %s refused a timeout: %s", p, e)
+                    self._issued.pop(gid, None)
+                    self._reset_due.add(p)
 
 
 def _raw(fields: dict[bytes, bytes] | None) -> bytes | None:

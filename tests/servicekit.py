@@ -195,6 +195,19 @@ def running(worker: Worker) -> Iterator[Worker]:
         thread.join(20)
 
 
+@contextmanager
+def served_table(redis_url: str, store: str, game_id: str, lease_ms: int = 900) -> Iterator[Table]:
+    """A new game ``game_id`` (``Table``), its client connected, while a worker serves
+    ``store`` in a thread of the test process (seeds allowed)."""
+    with (
+        running(Worker(redis_url, store, lease_ms=lease_ms, chosen_seeds=True)),
+        ServiceClient(redis_url) as client,
+    ):
+        table = Table(client, game_id).create()
+        assert table.state is not None and table.owner is not None
+        yield table
+
+
 @dataclass
 class Ask:
     """Requests through a worker's request logic (``Handler``) in the test process, each alone

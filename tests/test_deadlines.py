@@ -257,17 +257,13 @@ def test_a_timed_out_turns_end_is_marked_not_the_next_turns_start(
     the marks end with that seat's last move; the next seat's turn starts in the same command
     (its EndTurn) and is not marked, nor is it in the view's timeout span."""
     from risk_core import to_act
-    from risk_service.client import ServiceClient, new_request_id
+    from risk_service.client import new_request_id
     from risk_service.protocol import AdminRequest, EventsRequest, ViewRequest
-    from risk_service.worker import Worker
-    from tests.servicekit import Table, running
+    from tests.servicekit import served_table
 
     store = f"sqlite://{tmp_path / 'games.db'}"
-    with (
-        running(Worker(redis_server.url, store, lease_ms=600, chosen_seeds=True)),
-        ServiceClient(redis_server.url) as client,
-    ):
-        t = Table(client, "tt").create()
+    with served_table(redis_server.url, store, "tt", lease_ms=600) as t:
+        client = t.client
         assert t.state is not None and t.owner is not None
         while t.state.phase == "setup":  # to the first turn's start
             assert t.send(t.next_command()).ok  # random placements: no one-turn conquest

@@ -467,32 +467,29 @@ def test_cw_28_palpatines_d8s_are_not_named_ships_in_the_log(risk: Run, tmp_path
 def test_cw_35_an_armys_last_planet_is_not_handed_over(risk: Run, tmp_path: Path) -> None:
     """CW-35 with CORE-18: a change of command never takes the teammate's last planet (the
     army would hold nothing and never act again); any other planet of 1 troop may go."""
-    game = faction_cli_game(
-        risk,
-        tmp_path,
-        players=3,
-        current=RED,
-        phase="attack",
-        default_owner=BLACK,
-        owners={"saleucami": RED, "kessel": RED, "coruscant": ORANGE, "felucia": BLUE},
-        armies={"saleucami": 5, "coruscant": 1},
-    )
+
+    def orange_holding(*planets: str) -> str:
+        """A game where Orange holds ``planets``, Coruscant with 1 troop; Red may ask."""
+        owners = {"saleucami": RED, "kessel": RED, "felucia": BLUE}
+        return faction_cli_game(
+            risk,
+            tmp_path,
+            players=3,
+            current=RED,
+            phase="attack",
+            default_owner=BLACK,
+            owners={**owners, **dict.fromkeys(planets, ORANGE)},
+            armies={"saleucami": 5, "coruscant": 1},
+        )
+
+    game = orange_holding("coruscant")
     before = events(risk, game)
     assert error(risk, "ask-command", game, "coruscant") == "last_planet"
     said = risk("ask-command", game, "coruscant", code=1).stderr
     assert "Coruscant is the last planet of Orange: an army keeps" in said, said
     assert events(risk, game) == before  # nothing recorded
     # With a second planet, the same one of 1 troop may go (the teammate consents).
-    other = faction_cli_game(
-        risk,
-        tmp_path,
-        players=3,
-        current=RED,
-        phase="attack",
-        default_owner=BLACK,
-        owners={"saleucami": RED, "coruscant": ORANGE, "kessel": ORANGE, "felucia": BLUE},
-        armies={"saleucami": 5, "coruscant": 1},
-    )
+    other = orange_holding("coruscant", "kessel")
     out(risk, "ask-command", other, "coruscant")
     out(risk, "answer-command", other, "yes", "--as", "Cy")
     assert view_of(risk, other)["territories"]["coruscant"]["owner"] == RED

@@ -267,6 +267,46 @@ def test_an_entry_without_the_request_field(stage: Stage, caplog: pytest.LogCapt
     assert len(stage.dead_letters()) == 1
 
 
+@pytest.mark.parametrize(
+    "entry_id",
+    ["18446744073709551615-18446744073709551615", "9999999999999-0"],
+    ids=["the last id there is", "an id far ahead"],
+)
+def test_an_entry_id_from_the_future_harms_no_later_request(
+    stage: Stage, entry_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A client may choose its entry's id (``XADD key ID``).  The last id there is left no id
+    for any later request of its partition (every XADD refused); one far ahead made every later
+    write of the partition fail (its stream position past a store's integers).  The entry is
+    answered alone, and once everything read is acknowledged the worker makes the stream anew:
+    the partition's game goes on, every command applied once."""
+    t = stage.table
+    view = request_json(request_id="future", op="view", game_id=GAME)
+    honest = t.request(command := t.next_command())
+    stage.r.xadd(stage.stream, {FIELD: view}, id=entry_id)
+    if entry_id.startswith("9"):  # an id is left: an honest command lands after it
+        stage.add(encode(honest))
+    with running(stage.worker()):
+        reply = stage.reply("future")
+        assert reply is not None and reply.ok and reply.game_id == GAME, reply
+        if entry_id.startswith("9"):
+            applied = stage.reply(honest.request_id)
+            assert applied is not None and applied.ok, applied
+            t.settle(command, applied)
+        deadline = time.monotonic() + 10
+        while int(stage.r.xinfo_stream(stage.stream)["last-generated-id"].split(b"-")[0]) > (
+            time.time() * 1000 + 3_600_000
+        ):
+            assert time.monotonic() < deadline, "the stream was not made anew"
+            time.sleep(0.05)
+        with ServiceClient(stage.url, timeout=20) as client:
+            t.client = client
+            play([t], 5)
+    no_failed_steps(caplog)
+    assert not stage.dead_letters()  # a well-formed request: answered, not buried
+    assert_log(stage.store, t)
+
+
 def test_a_failure_of_the_request_logic_fails_that_request_alone(
     stage: Stage, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -4,15 +4,18 @@ may show (ENG-07)."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 import redis
 
 import risk_core
 from risk_core import bots
 from risk_service import GameService
+from risk_service import handler as handler_module
 from risk_service.client import ServiceClient, new_request_id
 from risk_service.handler import Handler
 from risk_service.protocol import (
@@ -23,7 +26,7 @@ from risk_service.protocol import (
 )
 from risk_service.signing import WINDOW_MS
 from risk_service.worker import Worker
-from tests.servicekit import Ask, Table, new_game, running, seated
+from tests.servicekit import Ask, new_game, running, seated, served_table
 
 
 def test_refusals(redis_server: Any, tmp_path: Path) -> None:
@@ -33,11 +36,8 @@ def test_refusals(redis_server: Any, tmp_path: Path) -> None:
     sent again, and an owner action signed by a seat are refused; nothing changes, and no
     private key or invitation secret is stored anywhere."""
     store = f"sqlite://{tmp_path / 'games.db'}"
-    with (
-        running(Worker(redis_server.url, store, lease_ms=900, chosen_seeds=True)),
-        ServiceClient(redis_server.url) as client,
-    ):
-        t = Table(client, "sec").create()
+    with served_table(redis_server.url, store, "sec") as t:
+        client = t.client
         assert t.state is not None and t.owner is not None
         seat = risk_core.to_act(t.state)
         assert seat is not None
@@ -249,3 +249,52 @@ def test_looks_through_the_service_show_only_public_facts(tmp_path: Path) -> Non
         assert look("dry_run", (seat + 1) % 3).code == "not_your_turn"
         assert look("dry_run", None).code == "unauthorized"
         assert service.state("lk").version == state.version  # nothing was played
+
+
+def test_a_read_sent_again_is_refused_after_a_restart(redis_server: Any, tmp_path: Path) -> None:
+    """issue 12 (threat model): a signed read someone captured is ``replayed`` when sent again,
+    also once the worker that answered it stopped and another serves the partition (the reads
+    answered are kept in Redis, out of the players' reach), within its 10-minute window."""
+    store = f"sqlite://{tmp_path / 'games.db'}"
+    with served_table(redis_server.url, store, "again") as t:
+        seat = 0
+        read = t.keys[seat].sign(
+            ViewRequest(request_id=new_request_id(), game_id="again", seat=seat)
+        )
+        shown = t.client.call(read)
+        assert shown.ok and "mission" in shown.data["players"][seat]
+        assert t.client.call(read).code == "replayed"
+    with (
+        running(Worker(redis_server.url, store, lease_ms=900, chosen_seeds=True)),
+        ServiceClient(redis_server.url) as client,
+    ):
+        assert client.call(read).code == "replayed"
+        fresh = t.keys[seat].sign(
+            ViewRequest(request_id=new_request_id(), game_id="again", seat=seat)
+        )
+        assert client.call(fresh).ok  # a new one is answered
+    keys = redis.Redis.from_url(redis_server.url).keys("risk:reads:*")
+    assert keys and all(k.startswith(b"risk:reads:{") for k in keys)
+
+
+def test_reads_forgotten_beyond_the_limit_stay_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """issue 12: a player may sign reads without end; the worker remembers READS_SEEN of them,
+    the earliest signed forgotten first, and refuses any read signed at or before the latest
+    one it forgot, so that flooding it never lets an earlier captured read through."""
+    monkeypatch.setattr(handler_module, "READS_SEEN", 3)
+    with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
+        service.create_schema()
+        ask = Ask(Handler(service, chosen_seeds=True))
+        key = seated(ask, "flood", seed=2).keys[1]
+        first = key.sign(ViewRequest(request_id=new_request_id(), game_id="flood", seat=1))
+        assert ask(first).ok
+        for _ in range(4):  # the flood: reads signed later, of the same seat
+            time.sleep(0.002)  # signed times apart
+            later = key.sign(ViewRequest(request_id=new_request_id(), game_id="flood", seat=1))
+            assert ask(later).ok
+        assert ask(first).code == "replayed"  # forgotten, and still refused
+        assert ask(later).code == "replayed"  # remembered
+        time.sleep(0.002)
+        assert ask(key.sign(ViewRequest(request_id=new_request_id(), game_id="flood", seat=1))).ok
