@@ -21,6 +21,7 @@ from risk_cli.common import App, as_option, echo_json, game_argument, json_optio
 from risk_core import Board, RiskError, RuleError, load_board, looks, ruleset_of, to_act
 from risk_core.move_groups import grouped_moves, no_moves
 from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice
+from risk_core.rulesets.base import stop_at_text
 
 JsonDict = dict[str, Any]
 SHOWN = Fraction(1, 10000)  # text lists ends of at least 0.01%; --json lists them all
@@ -133,6 +134,8 @@ def print_odds(
         )
     if dice < 1:
         raise RiskError("too_many_dice", "Attack with at least 1 die.")
+    if stop_at >= a:  # as the engine refuses such an order (CORE-14)
+        raise RiskError("bad_count", stop_at_text(attacker.label, a, stop_at))
     fight = battle(min(dice, a - 1), min(defence_max, d), specs)
     try:
         siege = assault(a, d, dice=dice, stop_at=stop_at, defence_max=defence_max, specs=specs)

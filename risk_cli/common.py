@@ -49,6 +49,7 @@ class App:
         self._backend: Backend | None = None
         self._started: str | None = None  # the URL of a store this command started
         self._created: Path | None = None  # the SQLite file of a store this command started
+        self._new_folders: list[Path] = []  # and the folders it made for it, deepest first
 
     @property
     def service(self) -> GameService:
@@ -103,7 +104,9 @@ class App:
             if path is None or is_default_sqlite(path):
                 return None
             # A SQLite file, or a place to start one: an existing folder (--create: any).
+            made = [d for d in path.parents if not d.exists()]
             check_sqlite_file(path, create=True, folders=self.create)
+            self._new_folders = self._new_folders or made  # removed with the store (close)
         except ValueError as e:
             raise ServiceError("bad_store", str(e)) from None
         return None if path.exists() else path
@@ -151,6 +154,12 @@ class App:
         if empty and self._created is not None:
             for suffix in ("", "-wal", "-shm", "-journal"):
                 Path(f"{self._created}{suffix}").unlink(missing_ok=True)
+        if empty or (failure is not None and self._service is None):
+            for folder in self._new_folders:  # made for a store that is not there
+                try:
+                    folder.rmdir()
+                except OSError:  # something else was put there meanwhile: kept
+                    break
         if self._started is not None and failure is None:
             click.echo(f"Started a new store {self._started}.", err=True)
 

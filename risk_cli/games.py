@@ -136,7 +136,7 @@ def player_names(players: str | None, player: tuple[str, ...]) -> list[str]:
     multiple=True,
     metavar="SEAT=PLAYER",
     help="PLAYER commands this seat (repeatable; SEAT a name or number): one player may "
-    "command several seats, e.g. --commander Rex=Republic --commander Cody=Republic.",
+    "command several seats, e.g. --commander Rex=Allies --commander Cody=Allies.",
 )
 @json_option
 @pass_app

@@ -443,7 +443,9 @@ def map_(
     """
     suffix = output.suffix.lower() if output is not None else ""
     if output is not None and suffix not in (".svg", ".png"):
-        raise click.BadParameter("the file must end in .svg or .png.", param_hint="--output")
+        raise click.BadParameter(
+            "the file must end in .svg or .png.", param_hint="'-o' / '--output'"
+        )
     v = app.backend.view(game_id, as_seat, at=position(app.backend, game_id, at, turn))
     board = load_board(v["board"])
     move = last_move(app.backend.events(game_id, as_seat, upto=v["version"]), board)

@@ -170,7 +170,8 @@ def trade(
     default=1,
     show_default=True,
     metavar="N",
-    help="With --until-conquer: stop when FROM has N armies left.",
+    help="Keep attacking until TO falls or FROM has N armies left (--until-conquer with a "
+    "stop of its own).",
 )
 @click.option(
     "--move",
@@ -208,6 +209,9 @@ def attack(
         return
 
     ordered: list[Attack] = []
+    # A stop only means something to a repeated attack: asking for one asks for that.
+    given = click.get_current_context().get_parameter_source("stop_at")
+    until_conquer = until_conquer or given is not click.core.ParameterSource.DEFAULT
 
     def build(v: JsonDict, board: Board, seat: int) -> Command:
         o = board.find(origin)

@@ -201,7 +201,7 @@ def notify(app: App, command: str, once: bool, as_json: bool) -> None:
             out = {**entry, "version": now.version, "exit": status}
             click.echo(json.dumps(out, ensure_ascii=False))
         else:
-            click.echo(f"{entry_line(entry)}: ran the command (exit {status}).")
+            click.echo(f"{entry_line(entry).removesuffix('.')}: ran the command (exit {status}).")
         if once:
             raise click.exceptions.Exit(status)
         return True

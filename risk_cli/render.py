@@ -549,9 +549,16 @@ def family_lines(v: JsonDict, n: Names) -> list[str]:
     return lines(v, n) if lines is not None else []
 
 
+def name_width(names: Sequence[str]) -> int:
+    """The width of a table's column of names: 16, or the longest name and a space."""
+    return max(16, *(len(x) + 1 for x in names))
+
+
 def _players_table(v: JsonDict, n: Names) -> str:
-    rows = [f"  {'seat':<5}{'player':<16}{'territories':>12}{'armies':>8}{'cards':>7}"]
-    for p in v["players"]:
+    names = [f"{p['name']} ({p['colour']})" for p in v["players"]]
+    w = name_width(names)
+    rows = [f"  {'seat':<5}{'player':<{w}}{'territories':>12}{'armies':>8}{'cards':>7}"]
+    for p, name in zip(v["players"], names, strict=True):
         status = []
         if p["seat"] == v["winner"]:
             status.append("winner")
@@ -562,9 +569,8 @@ def _players_table(v: JsonDict, n: Names) -> str:
             status.append(kind)
         if p["policy"] == "ask":
             status.append("chooses defence dice")
-        name = f"{p['name']} ({p['colour']})"
         rows.append(
-            f"  {p['seat']:<5}{name:<16}{p['territories']:>12}{p['armies']:>8}{p['cards']:>7}"
+            f"  {p['seat']:<5}{name:<{w}}{p['territories']:>12}{p['armies']:>8}{p['cards']:>7}"
             + (f"  {', '.join(status)}" if status else "")
         )
     return "\n".join(rows)
@@ -617,7 +623,8 @@ def sets_text(player: JsonDict, n: Names) -> list[str]:
 
 def standings_text(v: JsonDict) -> str:
     """Final table of a game: territories, armies, cards and who won or fell."""
-    rows = [f"  {'player':<16}{'territories':>12}{'armies':>8}{'cards':>7}"]
+    w = name_width([p["name"] for p in v["players"]])
+    rows = [f"  {'player':<{w}}{'territories':>12}{'armies':>8}{'cards':>7}"]
     for p in v["players"]:
         flags = {
             "winner": p["seat"] == v["winner"],
@@ -625,7 +632,7 @@ def standings_text(v: JsonDict) -> str:
             "neutral": p["neutral"],
         }
         note = ", ".join(word for word, yes in flags.items() if yes)
-        row = f"  {p['name']:<16}{p['territories']:>12}{p['armies']:>8}{p['cards']:>7}  {note}"
+        row = f"  {p['name']:<{w}}{p['territories']:>12}{p['armies']:>8}{p['cards']:>7}  {note}"
         rows.append(row.rstrip())
     return "\n".join(rows)
 

@@ -155,9 +155,11 @@ def serve(
     server = None
     url = app.redis_url
     client_url = None
+    lock = None
     if url is None:
         folder = folder or default_sqlite_path().parent / "redis"
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        lock = _hold_folder(folder)  # before its credentials or its Redis are touched
         creds = Credentials.load_or_create(folder / "credentials.json")
         port = port or creds.port or free_port(host)
         try:
@@ -215,7 +217,12 @@ def serve(
         click.echo(f"Serving with {workers} worker(s), store {store}.")
         if client_url:
             click.echo(f"Players' URL (hand it out; it is also yours): {client_url}")
-        click.echo(f"Other terminals: export RISK_REDIS_URL={shown}")
+            click.echo(f"Other terminals: export RISK_REDIS_URL={shown}")
+        else:  # the workers' URL: players use the risk-client user's (`risk setup-redis`)
+            click.echo(
+                f"Workers on {without_password(url)}. Players (you too) use the risk-client "
+                "URL `risk setup-redis` printed, not this one: it is the workers'."
+            )
     try:
         while not stop.wait(0.5):
             for i, child in enumerate(children):
@@ -248,6 +255,8 @@ def serve(
                 c.wait()
         if server is not None:
             server.stop()
+        if lock is not None:
+            lock.close()  # the folder is free for the next `risk serve`
 
 
 WORKER_SETTLE_S = 5.0  # a worker ending sooner after its start counts as failing to start
@@ -261,6 +270,30 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _hold_folder(folder: Path) -> Any:
+    """Lock ``folder`` for this ``risk serve`` (``serve_failed`` while another holds it, on
+    any port): two Redis servers would share its data and credentials.  The lock ends with
+    the process, however it ends; the open file returned must be kept until then."""
+    import fcntl
+
+    f = (folder / "serve.lock").open("a+")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        holder = f.read().strip() or "?"
+        f.close()
+        raise RiskError(
+            "serve_failed",
+            f"Another `risk serve` (process {holder}) runs on {folder}: stop it first, or give "
+            "this one a --dir of its own.",
+        ) from None
+    f.truncate(0)
+    f.write(f"{os.getpid()}\n")
+    f.flush()
+    return f
 
 
 def _public_host(host: str) -> str:

@@ -51,6 +51,16 @@ def odds_facts(
     o, t = board.find(origin), board.find(target)
     if o == t:
         raise RuleError("own_territory", f"{board.name(o)} cannot attack itself.")
+    attacker, defender = state.owner[o], state.owner[t]
+    if attacker < 0:
+        raise RuleError("no_attack", f"{board.name(o)} is nobody's: no attack comes from it.")
+    if attacker == defender:
+        raise RuleError(
+            "own_territory",
+            f"{board.name(o)} and {board.name(t)} are both {state.players[attacker].name}'s.",
+        )
+    if t not in rules.attack_graph(state, attacker)[o]:  # as the engine refuses it (CORE-13)
+        raise RuleError("not_adjacent", f"{board.name(o)} does not border {board.name(t)}.")
     most = rules.attack_dice_max
     n = dice if dice is not None else max(1, min(most, state.armies[o] - 1))
     if not 1 <= n <= most:

@@ -28,6 +28,7 @@ from risk_core.board import Board, load_board
 from risk_core.engine import ruleset_of, to_act
 from risk_core.insight import annotate
 from risk_core.model import Event, GameState, Seat
+from risk_core.rulesets.base import CORE_PHASES
 
 JsonDict = dict[str, Any]
 # Who looks: one seat, a player's seats, or None (a spectator).
@@ -92,7 +93,7 @@ def view(state: GameState, viewer: Viewer) -> JsonDict:
         "attack": _pending_attack(state, ids),
         "occupation": _pending_occupation(state, ids),
         "options": dict(state.options),
-        "phase_text": rs.phases.get(state.phase, state.phase),
+        "phase_text": _phase_text(rs.phases, state),
         **union(rs.view_extra(state, s) for s in seats),
     }
     annotate(state, shown)  # set values, group holdings, a shown hand's sets (risk_core.insight)
@@ -108,6 +109,19 @@ def _territory(state: GameState, t: int) -> JsonDict:
 def _armies(state: GameState, i: Seat) -> int:
     occupants = ruleset_of(state).occupants
     return sum(occupants(state, t).get(i, 0) for t in range(len(state.owner)))
+
+
+CLAIMING = "claim an unclaimed territory with 1 army, then place starting armies"
+
+
+def _phase_text(phases: dict[str, str], state: GameState) -> str:
+    """What the seat to act does now: the rule set's text for the phase; for the core's
+    set-up while territories are unclaimed (claiming set-ups: classic's ``setup=claim``,
+    Clone Wars' standard game), the claim that comes first."""
+    text = phases.get(state.phase, state.phase)
+    if state.phase == "setup" and text == CORE_PHASES["setup"] and -1 in state.owner:
+        return CLAIMING
+    return text
 
 
 def _player(state: GameState, board: Board, i: Seat, seats: tuple[Seat | None, ...]) -> JsonDict:

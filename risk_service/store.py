@@ -404,9 +404,30 @@ class GameService:
             yield GameRecord(version=read, command=command, events=tuple(events))
 
     def games(self) -> list[GameSummary]:
-        """Every game in the store, oldest first."""
+        """Every game in the store, oldest first.  A game of a rule set not loaded here (a
+        family's package missing from ``RISK_FAMILIES``) is listed by its opening alone, in
+        the phase ``unloaded``: one such game never hides the others."""
         with self._lock:
-            return [_summary(gid, self._latest(gid)) for gid in self._game_ids()]
+            return [self._summary(gid) for gid in self._game_ids()]
+
+    def _summary(self, game_id: str) -> GameSummary:
+        try:
+            return _summary(game_id, self._latest(game_id))
+        except RiskError as e:
+            if e.code != "unknown_ruleset":
+                raise
+            opening = self._events(game_id, lte=1)[0]
+            assert isinstance(opening, GameStarted)
+            return GameSummary(
+                game_id=game_id,
+                ruleset=opening.ruleset,
+                players=tuple(p.name for p in opening.players),
+                version=0,
+                phase="unloaded",
+                turn=0,
+                current_player=None,
+                winner=None,
+            )
 
     # ------------------------------------------------------------------ whole histories
     def copy_history(

@@ -89,6 +89,9 @@ def test_new_prints_the_game_and_who_acts(risk: Run) -> None:
     assert created["version"] == log["version"] == len(log["events"])
     text = risk("new", "--players", "Ann,Bob,Cy", "--seed", "7").stdout
     assert text.startswith("Created game ") and "to act: place starting armies" in text
+    # CL-05 setup=claim: territories are claimed first, and the line says so until they are.
+    claim = risk("new", "--players", "Ann,Bob,Cy", "--option", "setup=claim", "--id", "cl").stdout
+    assert "to act: claim an unclaimed territory with 1 army, then place starting" in claim
 
 
 def test_new_with_options_and_ask(risk: Run) -> None:

@@ -89,6 +89,37 @@ def test_odds_with_dice_and_stop_at(risk: Run) -> None:
     assert doc["battle"]["attack_dice"] == 2
     assert ends(doc["assault"]) == brute_ends(5, 3, 2, 2)
     assert "no_attack" in risk("odds", "1", "3", code=1).stderr
+    # CORE-14: an order whose origin is at its stop already fights no battle: refused, as
+    # the engine refuses it.
+    assert "[bad_count]" in risk("odds", "5", "3", "--stop-at", "5", code=1).stderr
+
+
+def test_odds_in_a_game_only_of_an_attack_the_board_allows(risk: Run, game: str) -> None:
+    """CORE-13: `risk odds GAME FROM TO` of two territories of one owner, or of two that do
+    not border, is refused as the attack itself is (`--dry-run` gives the same codes)."""
+    cases = (
+        ("north_africa", "east_africa", "own_territory"),
+        ("north_africa", "peru", "not_adjacent"),
+    )
+    for origin, target, code in cases:
+        for args in (("odds", game, origin, target), ("attack", game, origin, target, "--dry-run")):
+            said = risk(*args, code=1).stderr
+            assert f"[{code}]" in said and "Traceback" not in said, (args, said)
+
+
+def test_an_attack_until_its_stop_is_refused(risk: Run, game: str) -> None:
+    """CORE-14: `risk attack --stop-at N` (an attack until conquest with a stop of its own)
+    from a territory of N armies or fewer would fight no battle (it used to fight one):
+    refused, nothing recorded; just above its stop, it fights until down to it."""
+    before = out(risk, "show", game)["version"]
+    said = risk("attack", game, "north_africa", "brazil", "--stop-at", "4", code=1).stderr
+    assert "North Africa has 4 armies, not more than the 4 to stop at" in said
+    assert "[bad_count]" in said
+    assert out(risk, "show", game)["version"] == before
+    fought = out(risk, "attack", game, "north_africa", "brazil", "--stop-at", "3")
+    assert any(e["type"] == "battle" for e in fought["events"])
+    left = out(risk, "show", game)["territories"]
+    assert left["north_africa"]["armies"] <= 3 or left["brazil"]["owner"] == 0
 
 
 def test_odds_in_a_game_use_its_armies(risk: Run, game: str) -> None:

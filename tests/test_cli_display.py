@@ -81,6 +81,21 @@ def independents_doc() -> dict[str, Any]:
     }
 
 
+def test_the_players_table_keeps_its_columns_with_long_names(risk: Run) -> None:
+    """`show`'s players table: a name and colour longer than the column (the 1796 campaign's
+    "Austrians (white)") widens it for every row instead of shifting its own."""
+    risk("new", "--rules", "napoleon-1796", "--players", "Ann,Bob", "--seed", "4", "--id", "c")
+    lines = risk("show", "c").stdout.splitlines()
+    head = next(i for i, x in enumerate(lines) if x.lstrip().startswith("seat player"))
+    rows = lines[head : head + 7]
+    ends = {x.index("territories") + len("territories") for x in rows[:1]}
+    for row in rows[1:]:
+        words = row.split()
+        number = words[words.index(next(w for w in words if w.startswith("("))) + 1]
+        ends.add(row.index(f" {number} ") + len(number) + 1)
+    assert len(ends) == 1, rows
+
+
 def test_an_independent_attacked_loses_its_own_armies_in_the_log(risk: Run, tmp_path: Path) -> None:
     """NAP-2PP-01: Bob chooses the neutral Yellow's defence dice, but the army lost is
     Yellow's; the status die follows the invasion when Ann ends her attacks (NAP-2PA-09)."""

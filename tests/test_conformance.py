@@ -214,7 +214,12 @@ class Audit:
             rc.decide(s, cmd)  # raises if a listed command is not accepted
             if isinstance(cmd, Attack):  # the repeat-until-conquest form is legal too
                 stop, move = self.rng.randint(1, 6), self.rng.randint(-3, 60)
-                rc.decide(s, msgspec.structs.replace(cmd, until="conquer", stop_at=stop, move=move))
+                repeat = msgspec.structs.replace(cmd, until="conquer", stop_at=stop, move=move)
+                try:
+                    rc.decide(s, repeat)
+                except rc.RuleError as e:  # CORE-14: unless its origin is at its stop already
+                    assert e.code == "bad_count" and "fight no battle" in e.message, e
+                    rc.decide(s, msgspec.structs.replace(repeat, stop_at=1))
         assert rc.encode(s) == blob, "decide changed its input state (ENG-05)"
         return legal
 

@@ -132,7 +132,9 @@ def test_as_a_seat_and_bad_output(risk: Run, tmp_path: Path) -> None:
     # Owners and armies are public: a seat sees the same map as a spectator.
     assert risk("map", "g", "--as", "Bob").stdout == risk("map", "g").stdout
     result = risk("map", "g", "-o", str(tmp_path / "board.txt"), code=2)
-    assert "must end in .svg or .png" in result.stderr
+    assert "Invalid value for '-o' / '--output': the file must end in .svg or .png" in (
+        result.stderr  # named as click names the option in its other errors
+    )
     assert "bad_version" in risk("map", "g", "--at", "999", code=1).stderr
 
 

@@ -147,12 +147,14 @@ def test_notify(redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         assert [line.split()[:2] for line in lines] == [["nt", str(mine)]] * 2
         assert int(lines[1].split()[4]) == risk("show", "nt")["version"]
 
-        # --once exits with the command's status.
+        # --once exits with the command's status; a turn deadline shown in the line.
+        risk("admin", "nt", "deadline", "1h")
         result = CliRunner().invoke(
             cli, ["--redis", redis_server.url, "notify", "--once", "--exec", "exit 3"]
         )
         assert result.exit_code == 3, result.stderr
         assert f"nt{' ' * 22}" in result.stdout and "(exit 3)" in result.stdout
+        assert "left): ran the command (exit 3)." in result.stdout, result.stdout
 
 
 def wait_lines(path: Path, n: int) -> list[str]:

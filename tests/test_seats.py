@@ -462,6 +462,17 @@ def test_new_bad_commanders_store_nothing(risk: Any, flags: list[str], code: str
     assert risk("games", as_json=True) == []
 
 
+def test_clone_wars_gives_its_armies_itself(risk: Any) -> None:
+    """CW-07: Clone Wars hands each player its armies by the number of players; a
+    `--commander` there is refused (it used to be dropped without a word), nothing stored."""
+    players = ["--rules", "clonewars", "--players", "Rex,Cody,Grievous", "--id", "cwf"]
+    err = risk("new", *players, "--commander", "Rex=Republic", code=1)
+    assert "[bad_commander]" in err and "CW-07" in err and "leave out --commander" in err
+    assert risk("games", as_json=True) == []
+    made = risk("new", *players, as_json=True)
+    assert made["game_id"] == "cwf"
+
+
 def test_new_remote_with_commanders(
     redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -113,6 +113,61 @@ def test_serve_on_a_taken_port_says_so(redis_server: object, tmp_path: Path) -> 
     assert f"127.0.0.1:{port}" in result.stderr and "[serve_failed]" in result.stderr
 
 
+def test_a_second_serve_of_the_same_folder_is_refused_on_any_port(tmp_path: Path) -> None:
+    """issue 12: while `risk serve` runs, a second one of the same --dir is `serve_failed`,
+    on another port too (two Redis servers would share its data and credentials), naming the
+    first's process; once the first stopped, the folder serves again."""
+    from click.testing import CliRunner
+
+    from risk_cli.main import cli
+
+    port = free_port()
+    first = start_serve(tmp_path, "--port", str(port))
+    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    args = ["serve", "--dir", str(tmp_path / "redis"), "--port", str(free_port())]
+    try:
+        started(first)
+        result = CliRunner().invoke(cli, args, env=env)
+        assert result.exit_code == 1, (result.stdout, result.stderr)
+        said = result.stderr
+        assert f"Another `risk serve` (process {first.pid}) runs on" in said, said
+        assert "[serve_failed]" in said and "Traceback" not in said
+        config = json.loads((tmp_path / "redis" / "credentials.json").read_text())
+        assert config["port"] == port  # the first's, untouched
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.wait(30)
+    again = start_serve(tmp_path)
+    try:
+        assert started(again)["redis_pid"]
+    finally:
+        again.send_signal(signal.SIGTERM)
+        again.wait(30)
+
+
+def test_serve_on_an_operators_redis_hands_out_no_url(redis_server: Any, tmp_path: Path) -> None:
+    """issue 12: `risk --redis URL serve` runs workers on an operator's Redis with the workers'
+    user: it names the server without the password and sends players to the risk-client URL
+    of `risk setup-redis`, never telling them to use the workers' own."""
+    url = redis_server.url
+    serve = subprocess.Popen(
+        [sys.executable, "-c", "from risk_cli.main import cli; cli()", "--redis", url,
+         "--create", "--store", f"sqlite://{tmp_path / 'g.db'}", "serve"],
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "XDG_CONFIG_HOME": str(tmp_path / "c")},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        assert serve.stdout is not None
+        lines = [serve.stdout.readline().decode() for _ in range(2)]
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.wait(30)
+    assert lines[0].startswith("Serving with 1 worker(s)"), lines
+    assert lines[1].startswith(f"Workers on {url.split('://')[0]}://"), lines
+    assert "risk-client URL `risk setup-redis` printed, not this one" in lines[1]
+    assert "Other terminals" not in "".join(lines)
+
+
 def test_a_worker_never_prints_its_redis_password() -> None:
     """Issue 12: `risk worker` says where it serves without the password (under `risk serve`
     the workers' own), which a terminal or a log would show to others."""

@@ -482,6 +482,33 @@ def test_cli_demo_in_a_subprocess_with_risk_families(tmp_path: Path) -> None:
     assert outside["digest"] == inside["digest"]
 
 
+def test_a_game_of_a_family_not_loaded_hides_no_other(tmp_path: Path) -> None:
+    """Plug-in loading: a store holding a game of a family this `risk` does not load (no
+    ``RISK_FAMILIES``) still lists every game, that one by its opening in the phase
+    ``unloaded``; the other games are read as ever."""
+    store = f"sqlite://{tmp_path / 'games.db'}"
+    toy = json.loads(risk("--create", "--store", store, "demo", "--rules", RULES, "--json"))
+    plain = {**os.environ, "PYTHONPATH": str(ROOT)}
+    plain.pop("RISK_FAMILIES", None)
+
+    def without_family(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(Path(sys.executable).parent / "risk"), "--store", store, *args],
+            cwd=ROOT, env=plain, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+
+    assert without_family("new", "--players", "A,B,C", "--id", "plain").returncode == 0
+    listed = without_family("games", "--json")
+    assert listed.returncode == 0, listed.stderr
+    games = {g["game_id"]: g for g in json.loads(listed.stdout)}
+    assert games[toy["game_id"]]["phase"] == "unloaded"
+    assert games[toy["game_id"]]["ruleset"] == RULES and games["plain"]["phase"] == "setup"
+    text = without_family("games").stdout
+    assert "unloaded" in text and "plain" in text
+    shown = without_family("show", toy["game_id"])
+    assert shown.returncode == 1 and "[unknown_ruleset]" in shown.stderr
+
+
 def test_a_family_loaded_after_the_store_is_refused() -> None:
     """Plug-in loading: the store's command and event unions are built when it is imported, so
     an event type defined later is refused at once (``family_too_late``) instead of being

@@ -1196,6 +1196,8 @@ class RuleSet:
             )
         if cmd.stop_at < 1:
             raise RuleError("bad_count", "stop_at must be at least 1.")
+        if cmd.until == "conquer" and present <= cmd.stop_at:
+            raise RuleError("bad_count", stop_at_text(self.board.name(o), present, cmd.stop_at))
         err = self.attack_error(state, seat, o, t)
         if err is not None:
             raise err
@@ -2142,6 +2144,15 @@ def compact_commands(commands: Iterable[Command]) -> list[LegalMove]:
         out.append(LegalMove(command=cmd))
         field, prev, prev_values = None, cmd, values
     return out
+
+
+def stop_at_text(origin: str, armies: int, stop_at: int) -> str:
+    """The refusal of an attack order until conquest whose origin is at its stop already: it
+    would fight no battle (CORE-14's order stops once the origin is down to ``stop_at``)."""
+    return (
+        f"{origin} has {armies} armies, not more than the {stop_at} to stop at: an attack "
+        f"until then would fight no battle (stop at fewer than {armies})."
+    )
 
 
 def _run(command: Command, field: str, low: int, high: int) -> LegalMove:

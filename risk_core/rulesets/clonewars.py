@@ -256,6 +256,13 @@ class CloneWars(RuleSet):
         infos = [p for p in players if isinstance(p, SeatInfo)]
         if len(infos) == 4 and [s.colour for s in infos] == ["red", "black", "orange", "blue"]:
             return super().seats_for(infos)
+        if any(p.commander is not msgspec.UNSET for p in infos):
+            raise SetupError(
+                "bad_commander",
+                "Clone Wars gives each player its armies itself (CW-07: with 2 players the "
+                "first commands Red and Orange, the second Black and Blue): leave out "
+                "--commander.",
+            )
         names = [p.name if isinstance(p, SeatInfo) else p for p in players]
         policy = {p.name: p.policy for p in infos}
         seats = faction_seats(names)

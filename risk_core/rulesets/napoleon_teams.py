@@ -52,7 +52,7 @@ from risk_core.model import (
     command,
     event,
 )
-from risk_core.rulesets.base import Emit, Option, RuleSet
+from risk_core.rulesets.base import Emit, Option, RuleSet, stop_at_text
 from risk_core.rulesets.napoleon import NAPOLEON_CARD_OPTIONS, Napoleon
 from risk_core.rulesets.napoleon_mission import fixed_set_value
 
@@ -377,6 +377,8 @@ class NapoleonTeams(Napoleon):
             raise RuleError("too_many_dice", f"Attack with 1 to {most} dice.")
         if cmd.stop_at < 1:
             raise RuleError("bad_count", "stop_at must be at least 1.")
+        if cmd.until == "conquer" and own <= cmd.stop_at:
+            raise RuleError("bad_count", stop_at_text(self.board.name(o), own, cmd.stop_at))
         self.launch(state, cmd, o, t, emit)
 
     def _designate(self, state: GameState, cmd: DesignateDefender, emit: Emit) -> None:
