@@ -22,6 +22,7 @@ from tests.napoleon_1796_kit import (
     BOARD,
     ENG,
     FRA,
+    NEU,
     PRU,
     RUS,
     Run,
@@ -184,6 +185,50 @@ def test_nap_camp_08_allied_income(risk: Run, tmp_path: Path) -> None:
     alone = cli_game(risk, tmp_path, allies={})
     risk("place", alone, "provence", "7")
     assert view(risk, alone)["phase"] == "attack"
+
+
+def test_nap_camp_08_an_ally_holding_another_empire_gets_its_bonus(
+    risk: Run, tmp_path: Path
+) -> None:
+    """NAP-CAMP-08 ("les bonus de capitales et/ou d'Empires"): an ally holding a whole empire
+    besides its own receives that empire's bonus too: the Austrians, with Naples and so the
+    whole Italian protectorates, get their own empire's part and Italy's bonus."""
+    italy = BOARD.groups[BOARD.group_index["protectorats_italiens"]].bonus
+    game = cli_game(risk, tmp_path, owners={"royaume_de_naples": AUS}, current=ENG, turn=2)
+    risk("place", game, "angleterre", str(view(risk, game)["reserve"]))
+    risk("reinforce-ally", game, "Austrians")
+    income = next(e for e in events(risk, game) if e["type"] == "allied_income")
+    alone = cli_game(risk, tmp_path, current=ENG, turn=2)
+    risk("place", alone, "angleterre", str(view(risk, alone)["reserve"]))
+    risk("reinforce-ally", alone, "Austrians")
+    before = next(e for e in events(risk, alone) if e["type"] == "allied_income")
+    assert income["bonus"] == before["bonus"] + italy and italy > 0
+    assert income["count"] - before["count"] == italy + (
+        max(3, income["territories"] // 3) - max(3, before["territories"] // 3)
+    )
+
+
+def test_nap_camp_16_an_allys_conquest_draws_the_player_no_card(risk: Run, tmp_path: Path) -> None:
+    """NAP-CAMP-16 with NAP-2PA-08/13 (NAP-ADV-43a): a conquest made with an ally's regiments
+    leaves the territory the ally's and draws its player no card at the end of the turn; the
+    same conquest with the player's own regiments draws one."""
+    drawn = []
+    for attacker in (RUS, FRA):
+        game = cli_game(
+            risk,
+            tmp_path,
+            owners={"ukraine": attacker, "moldavie_valachie": NEU},
+            armies={"ukraine": 10, "moldavie_valachie": 1},
+            allies={"Austrians": "Eng", "Prussians": "Eng", "Russians": "Fra"},
+            phase="attack",
+            dice=[6, 6, 6, 1, 5],
+        )
+        risk("attack", game, "ukraine", "moldavie_valachie", "--dice", "3", "--move", "3")
+        assert armies_at(view(risk, game), "moldavie_valachie")[0] == attacker
+        risk("end", game)  # the attacks, then the maneuvers: the turn ends, its cards drawn
+        risk("end-phase", game)
+        drawn.append(sum(1 for e in events(risk, game) if e["type"] == "card_drawn"))
+    assert drawn[0] == 0 and drawn[1] >= 1, drawn
 
 
 # ------------------------------------------------------------------ NAP-CAMP-09/10
@@ -474,6 +519,27 @@ def test_nap_camp_02_most_vp_after_the_last_round(risk: Run, tmp_path: Path) -> 
     v = view(risk, game)
     assert v["phase"] == "over" and v["winner"] == FRA
     assert v["ranking"] == [[FRA], [ENG]]
+
+
+def test_nap_camp_06_a_scenario_in_the_english_turn_keeps_the_french_first(
+    risk: Run, tmp_path: Path
+) -> None:
+    """NAP-CAMP-06 ("The French player plays first"): a scenario starting in the English
+    player's turn of the last round ends the game with that turn; the French get no sixth."""
+    game = cli_game(
+        risk,
+        tmp_path,
+        current=ENG,
+        phase="attack",
+        turn=10,
+        round=5,
+        family={"vp": {"Fra": 10, "Eng": 10}},
+    )
+    risk("end", game)
+    risk("end-phase", game)  # no annexation
+    v = view(risk, game)
+    assert v["phase"] == "over" and v["round"] == 5, (v["phase"], v["round"], v["to_act"])
+    assert not any(e["type"] == "turn_started" and e["turn"] == 11 for e in events(risk, game))
 
 
 def test_nap_camp_02_equal_vp_go_to_the_advanced_ranking(risk: Run, tmp_path: Path) -> None:

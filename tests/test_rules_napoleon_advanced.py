@@ -51,6 +51,30 @@ def position(ann: list[str], cy: list[str] | None = None, **kw: Any) -> dict[str
     return {"owners": owned(ann, cy), "default_owner": 1, **kw}
 
 
+def generals_attack(
+    risk: Run,
+    tmp_path: Path,
+    held: list[str],
+    generals: dict[str, int],
+    armies: dict[str, int],
+    dice: list[int],
+    options: dict[str, Any] | None = None,
+) -> str:
+    """A game in Ann's attacks: ``held`` hers (a ``~name`` Cy's, the rest Bob's), with
+    ``generals`` and ``armies`` placed and ``dice`` scripted."""
+    ann = [t for t in held if not t.startswith("~")]
+    cy = [t[1:] for t in held if t.startswith("~")]
+    return cli_game(
+        risk,
+        tmp_path,
+        **position(ann, cy=cy or None, family={"generals": generals}),
+        armies=armies,
+        phase="attack",
+        dice=dice,
+        options=options or {},
+    )
+
+
 def kinds(evs: list[Any]) -> list[str]:
     return [type(e).__name__ for e in evs]
 
@@ -69,14 +93,16 @@ def test_nap_adv_18_19_census_with_zones_and_routes(risk: Run, tmp_path: Path) -
 
 
 def test_nap_adv_21_fortification_income(risk: Run, tmp_path: Path) -> None:
-    """NAP-ADV-21: +1 for each fortified territory held at the census (one built now pays
-    from the next turn, since the census is already counted)."""
+    """NAP-ADV-21: +1 for each fortified territory held at the census, placed there (one
+    built now pays from the next turn, since the census is already counted)."""
     ann = FR[:8]
     fam_table = {"fortifications": [ann[0], ann[1], "syrie"]}
     game = cli_game(risk, tmp_path, **position(ann, cy=["syrie"], family=fam_table))
-    assert view(risk, game)["reserve"] == 3 + 2  # max(3, 8 // 3) + 2 forts held
+    started = next(e for e in events(risk, game) if e["type"] == "turn_started")
+    assert started["income"] == 3 + 2  # max(3, 8 // 3) + 2 forts held
+    assert view(risk, game)["reserve"] == 3  # the forts' 2 placed in them
     risk("convert", game, "fortification", ann[2])
-    assert view(risk, game)["reserve"] == 4  # paid now, produces next turn
+    assert view(risk, game)["reserve"] == 2  # paid now, produces next turn
 
 
 def test_nap_adv_20_fixed_trades_and_card_territories(risk: Run, tmp_path: Path) -> None:
@@ -262,6 +288,46 @@ def test_nap_adv_33_34_general_and_fortification_bonuses(tmp_path: Path) -> None
     assert battle.defence_dice.ranked == (2, 1)  # type: ignore[attr-defined]
     assert battle.attack == (6, 4, 3) and battle.defence == (6, 4)  # type: ignore[attr-defined]
     assert (battle.attacker_losses, battle.defender_losses) == (2, 0)  # type: ignore[attr-defined]
+
+
+def test_nap_adv_21_a_fortifications_regiment_goes_into_it(risk: Run, tmp_path: Path) -> None:
+    """NAP-ADV-21 ("ajoutez 1 régiment dans chaque territoire où vous possédez 1
+    fortification"): the regiment a fortification gives is part of the turn's income and is
+    placed in the fortified territory at once, not wherever its player likes."""
+    game = cli_game(
+        risk,
+        tmp_path,
+        **position(["castille", "portugal"], family={"fortifications": ["portugal"]}),
+        armies={"castille": 6, "portugal": 3},
+        phase="reinforce",
+    )
+    v = view(risk, game)
+    started = next(e for e in events(risk, game) if e["type"] == "turn_started")
+    placed = [e for e in events(risk, game) if e["type"] == "placed"]
+    assert started["income"] == 4 and v["reserve"] == 3  # 3, and the fortification's 1
+    assert [(e["territory"], e["count"]) for e in placed] == [("portugal", 1)]
+    assert v["territories"]["portugal"]["armies"] == 4
+    assert error(risk, "place", game, "castille", "4") == "not_enough_armies"
+    risk("place", game, "castille", "3")
+
+
+@pytest.mark.parametrize(("cap", "loser"), [(None, 1), ("true", 0)])
+def test_nap_adv_34_a_raised_die_may_exceed_6(
+    risk: Run, tmp_path: Path, cap: str | None, loser: int
+) -> None:
+    """NAP-ADV-33/34 ("values may exceed 6"): by default a general's +1 raises a 6 to 7, which
+    beats the defender's 6; with the option die_cap=true it stays 6 and the tie is the
+    defender's (CORE-15)."""
+    generals = {"castille": 1}
+    armies = {"castille": 6, "portugal": 3}
+    options = {"die_cap": cap == "true"} if cap else {}
+    game = generals_attack(risk, tmp_path, ["castille"], generals, armies, [6, 6, 6], options)
+    risk("attack", game, "castille", "portugal", "--dice", "1")
+    battle = next(e for e in events(risk, game) if e["type"] == "battle")
+    assert battle["attack"] == ([6] if cap else [7]), battle
+    assert (battle["attacker_losses"], battle["defender_losses"]) == (
+        (1, 0) if loser == 0 else (0, 1)
+    )
 
 
 def test_nap_adv_24_defending_generals_captured_and_fort_destroyed(tmp_path: Path) -> None:
@@ -808,14 +874,9 @@ def test_dec_04_forced_trade_after_elimination(tmp_path: Path) -> None:
 def test_dec_23_lead_chooses_the_committed_generals(risk: Run, tmp_path: Path) -> None:
     """DEC-23/NAP-ADV-48: `risk lead` commits fewer generals: with none leading, a lost
     battle captures nobody and the dice are plain."""
-    game = cli_game(
-        risk,
-        tmp_path,
-        **position(["angleterre"], cy=["irlande"], family={"generals": {"angleterre": 2}}),
-        armies={"angleterre": 5, "irlande": 3},
-        phase="attack",
-        dice=[1, 6, 6],
-    )
+    armies = {"angleterre": 5, "irlande": 3}
+    generals = {"angleterre": 2}
+    game = generals_attack(risk, tmp_path, ["angleterre", "~irlande"], generals, armies, [1, 6, 6])
     assert error(risk, "lead", game, "angleterre", "3") == "no_general"
     risk("lead", game, "angleterre", "0")
     risk("attack", game, "angleterre", "irlande", "--dice", "1")

@@ -441,8 +441,14 @@ class RuleSet:
                 income=base + self.group_bonus(groups) if income is None else income,
             )
         )
+        if state.phase == "reinforce":  # the turn's start: what the rules place themselves
+            self.income_placed(state, position.first, emit)
         self.settle(state, emit)
         return out
+
+    def income_placed(self, state: GameState, seat: Seat, emit: Emit) -> None:
+        """Right after a turn's start: the armies of its income the rules place themselves
+        (none in CORE; NAP-ADV-21's fortifications)."""
 
     @property
     def decides_in_place(self) -> bool:

@@ -359,6 +359,12 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
             )
         )
 
+    def _on_position_camp(self, state: GameState, ev: PositionSet) -> None:
+        """NAP-CAMP-06: the French player plays first in every round, whoever's turn a
+        scenario starts in (its ``current``): the round ends with the English player's turn."""
+        NapoleonAdvanced.EVENT_HANDLERS[PositionSet](self, state, ev)
+        state.first = self.colour_seat(state, camp.FRENCH)
+
     def _on_campaign_opened(self, state: GameState, ev: CampaignOpened) -> None:
         for seat, cards in enumerate(ev.influence):
             for card in cards:
@@ -509,6 +515,7 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
         reading = str(state.options.get("half_bonus", "max"))
         count = camp.allied_income(self.board, owners, colour, reading)
         bonus = camp.capital_income(self.board, owners, colour, reading)
+        bonus += camp.other_empires_bonus(self.board, owners, colour)
         emit(
             AlliedIncome(
                 seat=seat,
@@ -1375,6 +1382,7 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
         AnnexOpened: _on_annex_opened,
         Annexed: _on_annexed,
         CampaignOpened: _on_campaign_opened,
+        PositionSet: _on_position_camp,
     }
     LEGAL: ClassVar[dict[str, Callable[..., Iterator[Command]]]] = {
         **{k: v for k, v in NapoleonAdvanced.LEGAL.items() if k != "pieces"},

@@ -127,9 +127,26 @@ def capital_income(board: Board, owner: Mapping[str, str], power: str, reading: 
 
 def allied_income(board: Board, owner: Mapping[str, str], power: str, reading: str = "max") -> int:
     """NAP-CAMP-08: an allied power receives its territory count's reinforcements (at least
-    3) plus its capital or empire bonus; a neutral one nothing (the caller's test)."""
+    3) plus its capital or empire bonus and the bonus of every other empire it holds whole
+    ("les bonus de capitales et/ou d'Empires"); a neutral one nothing (the caller's test)."""
     count = sum(1 for c in owner.values() if c == power)
-    return max(3, count // 3) + capital_income(board, owner, power, reading)
+    return (
+        max(3, count // 3)
+        + capital_income(board, owner, power, reading)
+        + (other_empires_bonus(board, owner, power))
+    )
+
+
+def other_empires_bonus(board: Board, owner: Mapping[str, str], power: str) -> int:
+    """NAP-CAMP-08: the bonuses of the empires ``power`` holds whole besides its own (whose
+    part is ``capital_income``'s).  ``owner`` maps territory ids to colours."""
+    own = POWERS[power]
+    ids = [t.id for t in board.territories]
+    return sum(
+        group.bonus
+        for group, members in zip(board.groups, board.group_members, strict=True)
+        if group.id != own and members and all(owner.get(ids[t]) == power for t in members)
+    )
 
 
 def ally_turns_neutral(roll: int, leaders_captured: int) -> bool:

@@ -38,6 +38,7 @@ from risk_core.board import MISSION_RANKS, Mission
 from risk_core.dice import DiceSpec, d6, throw_battle
 from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
+    ArmiesPlaced,
     Attack,
     BattleFought,
     Command,
@@ -376,7 +377,16 @@ class NapoleonAdvanced(Napoleon):
                 income=census.total,
             )
         )
+        self.income_placed(state, seat, emit)
         self.start_of_turn(state, emit)
+
+    def income_placed(self, state: GameState, seat: Seat, emit: Emit) -> None:
+        """NAP-ADV-21 ("ajoutez 1 régiment dans chaque territoire où vous possédez 1
+        fortification"): each fortification on the seat's territories, all built before this
+        turn, gives 1 regiment of the turn's income, placed there at once."""
+        for f in adv(state).forts:
+            if state.owner[self.board.index[f]] == seat:
+                emit(ArmiesPlaced(seat=seat, territory=f, count=1))
 
     def census(self, state: GameState, seat: Seat, rnd: int | None = None) -> nar.Census:
         """NAP-ADV-18/19/21 (+ NAP-CAP-01/02): this seat's reinforcements now."""
@@ -910,9 +920,10 @@ class NapoleonAdvanced(Napoleon):
             ranked = [ranked[0] + boost, *ranked[1:]] if ranked else [boost]
         if not ranked:
             return d6(count)
-        return DiceSpec(
-            count=count, ranked=tuple(ranked), cap=bool(state.options.get("die_cap", True))
-        )
+        # Every game records its options; ``True`` is the reading before the option was
+        # recorded, so that no older game replays otherwise.
+        cap = bool(state.options.get("die_cap", True))
+        return DiceSpec(count=count, ranked=tuple(ranked), cap=cap)
 
     def conquer(self, state: GameState, order: PendingAttack, dice: int, emit: Emit) -> None:
         """NAP-ADV-24/35/38: the defending generals are taken and the fortification falls
@@ -2036,7 +2047,9 @@ class NapoleonAdvanced(Napoleon):
         self._set(
             state,
             generals=replace_at(fam.generals, t, 0),
-            conquered_enemy=fam.conquered_enemy or ev.previous >= 0,
+            # NAP-ADV-43a, NAP-2PA-08/13: only a conquest by one's own regiments draws a card
+            # (one by an ally's, in the 1796 campaign, leaves the territory the ally's).
+            conquered_enemy=fam.conquered_enemy or (ev.previous >= 0 and state.owner[t] == ev.seat),
             land_started=True,
             lost_all=False,
         )

@@ -102,9 +102,10 @@ NAP_ADV_OPTIONS: dict[str, Option] = {
         "(territories).",
     ),
     "die_cap": Option(
-        default=True,
-        doc="NAP-ADV-30/33/34: a die raised by a general, an admiral or a fortification stays "
-        "at most 6 (true), or may exceed 6 (false: a 6 raised to 7 beats a 6).",
+        default=False,
+        doc="NAP-ADV-30/33/34: a die raised by a general, an admiral or a fortification may "
+        "exceed 6 (false, recommended: a 6 raised to 7 beats a 6, and the +2 of a general in a "
+        "fortification always counts), or stays at most 6 (true).",
     ),
     "capitals": Option(
         default=False,
