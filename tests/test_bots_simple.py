@@ -45,6 +45,21 @@ def test_simple_finishes_every_game_with_legal_moves(ruleset: str, players: int,
     assert last is not None and last.phase == "over" and last.winner is not None
 
 
+@pytest.mark.parametrize("seed", [4, 5])
+def test_simple_attacks_no_teammate_and_finishes_a_teams_game(seed: int) -> None:
+    """NAP-TEAM-08: the simple player never proposes an attack on a teammate (the rule set
+    tells it through ``attack_error``), so a napoleon-teams game reaches its winner; it used
+    to fall back on random moves and run past 500 turns."""
+    last: GameState | None = None
+    for state, cmd in states("napoleon-teams", 4, seed):
+        last = state
+        if isinstance(cmd, Attack):
+            rs = rc.ruleset_of(state)
+            t = rs.board.index[cmd.target]
+            assert rs.side(state, t) != cmd.seat % 2, cmd  # type: ignore[attr-defined]
+    assert last is not None and last.phase == "over" and last.turn <= 500
+
+
 def test_simple_is_deterministic() -> None:
     """ENG-01 for bots: the same game and bot seed give the same commands and events."""
     opening = rc.start("classic", names(4), seed=5)

@@ -15,7 +15,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+import risk_core as rc
 from risk_cli.main import cli
+from risk_core.bots import self_play
+from risk_core.model import Attack
 
 Run = Callable[..., Result]
 
@@ -191,6 +194,30 @@ def test_a_territory_emptied_by_a_cut_falls_to_any_attack(risk: Run, game: str, 
     assert line.endswith("against no defence dice; nobody loses an army."), line
     futures = out(risk, "simulate", "cut", "--runs", "4", "--seed", "1", "--jobs", "1")
     assert futures["runs"] == 4
+
+
+@pytest.mark.parametrize("rules", [info.name for info in rc.rulesets()])
+def test_every_rule_set_takes_a_territory_emptied_by_a_cut(rules: str) -> None:
+    """CORE-15/16 in every rule set: at a version cut between a battle that emptied a
+    territory and its conquest, every listed move is accepted and an attack on it conquers it
+    (a family's own dice used to fail on no defender: a raw ValueError)."""
+    info = next(i for i in rc.rulesets() if i.name == rules)
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][
+        : max(info.min_players, min(3, info.max_players))
+    ]
+    _, events = self_play(rc.start(rules, names, seed=1), level="greedy", seed=1)
+    cut = next(
+        v
+        for v, (ev, nxt) in enumerate(zip(events, events[1:], strict=False), 1)
+        if type(ev).__name__ == "BattleFought" and type(nxt).__name__ == "TerritoryConquered"
+    )
+    state = rc.replay(events[:cut])
+    fought = events[cut - 1]
+    assert state.armies[rc.ruleset_of(state).board.index[fought.target]] == 0
+    for cmd in rc.legal_commands(state):
+        rc.decide(state, cmd)  # a RuleError or any other exception fails the test
+    attack = Attack(seat=fought.seat, origin=fought.origin, target=fought.target, dice=1)
+    assert any(type(e).__name__ == "TerritoryConquered" for e in rc.decide(state, attack))
 
 
 # --------------------------------------------------------------------------- tree / diff

@@ -237,3 +237,83 @@ def test_no_moves_are_the_groups_of_none() -> None:
 
     state = rc.replay(rc.start("classic", ["Ann", "Bob", "Cy"], seed=1))
     assert grouped_moves(state, []) == no_moves()
+
+
+def check_counts(state: GameState, kind: str) -> int:
+    """Each ``kind`` move listed: its counts run from 1 to what the origin may send (one
+    command when that is 1), the highest accepted and one more refused; how many there were."""
+    seen = 0
+    for move in legal_moves(state):
+        if type(move.command).__name__ != kind:
+            continue
+        origin = rc.ruleset_of(state).board.index[move.command.origin]  # type: ignore[attr-defined]
+        most = state.armies[origin] - 1
+        top = move.high if move.field else move.command.count  # type: ignore[attr-defined]
+        assert (move.low if move.field else top, top) == (1, most), move
+        rc.decide(state, msgspec.structs.replace(move.command, count=most))
+        with pytest.raises(rc.RuleError):
+            rc.decide(state, msgspec.structs.replace(move.command, count=most + 1))
+        seen += 1
+    return seen
+
+
+def test_the_1796_ally_maneuver_lists_every_count() -> None:
+    """issue 14: the 1796 campaign's ally maneuver is listed with every count ``decide``
+    takes (it was listed with 1 only, so the random player only ever moved one regiment and
+    `risk moves` said so)."""
+    opening = rc.start("napoleon-1796", ["Ann", "Bob"], seed=2)
+    commands, _ = self_play(opening, level="greedy", seed=2)
+    state = rc.replay(opening)
+    seen = 0
+    for cmd in commands:
+        seen += check_counts(state, "AllyManeuver")
+        rc.apply_in_place(state, rc.decide(state, cmd))
+    assert seen
+
+
+def test_the_strategic_maneuver_lists_every_count(tmp_path: Any) -> None:
+    """issue 14, R08-CC-11: the Strategic Maneuver is listed with every count (it was listed
+    with 1 only), for a seat holding the reward before its first attack."""
+    from tests.risk2008_kit import engine_game
+
+    state, _ = engine_game(
+        ruleset="risk2008",
+        phase="attack",
+        armies={"alaska": 7},
+        owners={"alaska": 0, "alberta": 0, "northwest_territory": 0},
+        family={"rewards": {"Ann": ["strategic_maneuver"]}},
+    )
+    assert check_counts(state, "StrategicMove") >= 2
+
+
+def test_napoleon_2p_ally_maneuvers_are_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """issue 14: napoleon-2p with active independents lists each ally maneuver and fortify as
+    one run of counts, never every count (it listed them all, so a random game's lists grew
+    with the armies to thousands of commands and took minutes); expanded, the runs are
+    legal_commands."""
+    from risk_core.rulesets.napoleon_2p import Napoleon2P
+
+    def every_count(*_: Any) -> Any:
+        raise AssertionError("legal_moves listed every count")
+
+    opening = rc.start("napoleon-2p", ["Ann", "Bob"], seed=1, options={"independents": "active"})
+    commands, _ = self_play(opening, level="random", seed=1, max_turns=120)
+    state = rc.replay(opening)
+    checked = 0
+    for i, cmd in enumerate(commands):
+        if state.phase in ("attack", "ally_maneuver") and i % 5 == 0:
+            listed = rc.legal_commands(state)
+            with monkeypatch.context() as m:
+                m.setattr(Napoleon2P, "_legal_ally_moves", every_count)
+                m.setattr(Napoleon2P, "_legal_attack", every_count)
+                moves = legal_moves(state)
+            pairs = [
+                (type(m.command).__name__, m.command.origin, m.command.target)  # type: ignore[attr-defined]
+                for m in moves
+                if type(m.command).__name__ in ("AllyManeuver", "Fortify")
+            ]
+            assert len(pairs) == len(set(pairs)), "a pair listed twice: counts not one run"
+            assert expanded(moves) == listed
+            checked += any(p[0] == "AllyManeuver" for p in pairs)
+        rc.apply_in_place(state, rc.decide(state, cmd))
+    assert checked

@@ -876,8 +876,11 @@ def test_dec_23_lead_chooses_the_committed_generals(risk: Run, tmp_path: Path) -
     battle captures nobody and the dice are plain."""
     armies = {"angleterre": 5, "irlande": 3}
     generals = {"angleterre": 2}
-    game = generals_attack(risk, tmp_path, ["angleterre", "~irlande"], generals, armies, [1, 6, 6])
+    held = ["angleterre", "ecosse", "~irlande"]
+    game = generals_attack(risk, tmp_path, held, generals, armies, [1, 6, 6])
     assert error(risk, "lead", game, "angleterre", "3") == "no_general"
+    assert error(risk, "lead", game, "irlande", "0") == "not_owner"  # (0 used to pass anywhere)
+    assert error(risk, "lead", game, "ecosse", "0") == "no_general"  # hers, no general there
     risk("lead", game, "angleterre", "0")
     risk("attack", game, "angleterre", "irlande", "--dice", "1")
     v = view(risk, game)

@@ -1320,6 +1320,9 @@ class RuleSet:
         attacker = state.current
         while True:
             a = min(order.dice, units(state, attacker, o) - 1)
+            if state.armies[t] == 0:  # a branch cut between a battle and its conquest
+                self.conquer(state, order, a, emit)
+                return
             most = min(self.defence_dice_max, units(state, order.defender, t))
             if defence is None:
                 if state.players[order.defender].policy == "ask":

@@ -592,6 +592,9 @@ class CloneWars(RuleSet):
         o, t = order.origin, order.target
         while True:
             a = min(order.dice, state.armies[o] - 1)
+            if state.armies[t] == 0:  # a branch cut between a battle and its conquest
+                self.conquer(state, order, a, emit)
+                return
             most = min(self.defence_dice_max, state.armies[t])
             if defence is None:
                 if state.players[order.defender].policy == "ask":

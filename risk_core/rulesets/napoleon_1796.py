@@ -1332,7 +1332,8 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
             if ally in fam.maneuvered:
                 continue
             for o, t in self.ally_moves(state, ally):
-                yield AllyManeuver(seat=seat, origin=ids[o].id, target=ids[t].id, count=1)
+                for count in range(1, state.armies[o]):  # every count ``_ally_maneuver`` takes
+                    yield AllyManeuver(seat=seat, origin=ids[o].id, target=ids[t].id, count=count)
         if self.realliance_open(state, seat):
             c = index[fam.realliance]
             for card in sorted(set(state.players[seat].hand)):  # NAP-CAMP-10: any card

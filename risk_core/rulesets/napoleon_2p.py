@@ -67,6 +67,7 @@ from risk_core.model import (
     Fortify,
     GameStarted,
     GameState,
+    LegalMove,
     OptionValue,
     Place,
     PlayerEliminated,
@@ -866,6 +867,26 @@ class Napoleon2P(ActiveIndependents, Napoleon):
         yield from self._legal_ally_moves(state, self.steps(state).maneuvers)
         yield EndPhase(seat=seat)
 
+    # The same as runs of counts (issue 14): their cost does not grow with the armies.
+    def _moves_ally(self, state: GameState, allies: Sequence[Seat]) -> Iterator[LegalMove]:
+        ids = self.board.territories
+        for ally in allies:
+            for o, t in self.ally_moves(state, ally):
+                if state.armies[o] > 1:
+                    move = AllyManeuver(
+                        seat=state.current, origin=ids[o].id, target=ids[t].id, count=1
+                    )
+                    yield LegalMove(command=move, field="count", low=1, high=state.armies[o] - 1)
+
+    def _moves_attack_2p(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        yield from self._moves_attack(state, seat)
+        if self.is_active(state):
+            yield from self._moves_ally(state, self.movable_allies(state, seat))
+
+    def _moves_ally_maneuver(self, state: GameState, seat: Seat) -> Iterator[LegalMove]:
+        yield from self._moves_ally(state, self.steps(state).maneuvers)
+        yield LegalMove(command=EndPhase(seat=seat))
+
     COMMAND_HANDLERS: ClassVar[dict[type[Command], Callable[..., None]]] = {
         **RuleSet.COMMAND_HANDLERS,
         Place: ActiveIndependents._place_after_influence,
@@ -901,4 +922,11 @@ class Napoleon2P(ActiveIndependents, Napoleon):
         "ally_place": _legal_ally_place,
         "attack": _legal_attack_2p,
         "ally_maneuver": _legal_ally_maneuver,
+    }
+    LEGAL_RUNS: ClassVar[
+        dict[Callable[..., Iterator[Command]], Callable[..., Iterator[LegalMove]]]
+    ] = {
+        **RuleSet.LEGAL_RUNS,
+        _legal_attack_2p: _moves_attack_2p,
+        _legal_ally_maneuver: _moves_ally_maneuver,
     }

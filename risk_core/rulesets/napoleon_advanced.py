@@ -855,7 +855,11 @@ class NapoleonAdvanced(Napoleon):
                 "With general_model=aura every general of the origin gives its bonus (DEC-23).",
             )
         o = self.territory(cmd.origin)
-        here = adv(state).generals[o] if state.owner[o] == cmd.seat else 0
+        if state.owner[o] != cmd.seat:
+            raise RuleError("not_owner", f"You do not hold {self.board.name(o)}.")
+        here = adv(state).generals[o]
+        if not here:
+            raise RuleError("no_general", f"None of your generals is in {self.board.name(o)}.")
         if not 0 <= cmd.generals <= here:
             raise RuleError(
                 "no_general", f"Lead with 0 to {here} generals from {self.board.name(o)}."

@@ -202,6 +202,17 @@ class NapoleonTeams(Napoleon):
     def usable_armies(self, state: GameState, seat: Seat) -> list[int]:
         return [self.units(state, seat, t) for t in range(self.n_territories)]
 
+    def attack_error(
+        self, state: GameState, seat: Seat, origin: int, target: int
+    ) -> RuleError | None:
+        """NAP-TEAM-08: never a teammate's territory (what ``_attack`` refuses, told to the
+        bots that ask before they choose)."""
+        if self.side(state, target) == seat % TEAMS:
+            return RuleError(
+                "teammate", f"{self.board.name(target)} belongs to your team (NAP-TEAM-08)."
+            )
+        return super().attack_error(state, seat, origin, target)
+
     def side(self, state: GameState, t: int) -> int | None:
         """The team with regiments in ``t`` (enemies never share a territory), or None."""
         for seat in self.occupants(state, t):
@@ -336,6 +347,8 @@ class NapoleonTeams(Napoleon):
     def defender_of(self, state: GameState, target: int) -> Seat:
         """DEC-20 (iii) default: the controller, else the lowest seat among the tied leaders."""
         units = self.occupants(state, target)
+        if not units:  # emptied (a branch cut between a battle and its conquest)
+            return state.owner[target]
         return max(units, key=units.__getitem__)
 
     def attack_options(self, state: GameState, seat: Seat) -> Iterator[tuple[int, int]]:
@@ -361,8 +374,9 @@ class NapoleonTeams(Napoleon):
             raise RuleError(
                 "own_territory", f"You cannot attack {self.board.name(t)}: you are there."
             )
-        if self.side(state, t) == seat % TEAMS:
-            raise RuleError("teammate", f"{self.board.name(t)} belongs to your team (NAP-TEAM-08).")
+        err = self.attack_error(state, seat, o, t)
+        if err is not None:
+            raise err
         if t not in self.attack_graph(state, seat)[o]:
             raise RuleError(
                 "not_adjacent", f"{self.board.name(o)} does not border {self.board.name(t)}."

@@ -685,29 +685,35 @@ class Risk2008Family(RuleSet):
         cmds = super().legal_commands(state)
         if state.phase != "attack":
             return cmds
-        return [*self._attack_extras(state), *cmds]
+        return [*(c for move in self._attack_extras(state) for c in move.commands()), *cmds]
 
     def legal_moves(self, state: GameState) -> list[LegalMove]:
         """``legal_commands`` with counts as ranges (issue 14): the same extra commands first."""
         moves = super().legal_moves(state)
         if state.phase != "attack":
             return moves
-        return [*(LegalMove(command=cmd) for cmd in self._attack_extras(state)), *moves]
+        return [*self._attack_extras(state), *moves]
 
-    def _attack_extras(self, state: GameState) -> list[Command]:
-        """The attack phase's commands beyond the core's: missions to take, strategic moves."""
+    def _attack_extras(self, state: GameState) -> list[LegalMove]:
+        """The attack phase's commands beyond the core's: missions to take, strategic moves
+        (every count ``_reorganisation`` takes)."""
         seat = state.current
         # R08-14: any card of the hand may be the one discarded (none when the hand is empty).
         discards: list[int | None] = [*sorted(set(state.players[seat].hand))] or [None]
-        extra: list[Command] = [
-            TakeMission(seat=seat, mission=m, card=card)
+        extra = [
+            LegalMove(command=TakeMission(seat=seat, mission=m, card=card))
             for m in self.claimable(state, seat)
             for card in discards
         ]
         if self.strategic_error(state, seat) is None:
             ids = self.board.territories
             extra += [
-                StrategicMove(seat=seat, origin=ids[o].id, target=ids[t].id, count=1)
+                LegalMove(
+                    command=StrategicMove(seat=seat, origin=ids[o].id, target=ids[t].id, count=1),
+                    field="count",
+                    low=1,
+                    high=state.armies[o] - 1,
+                )
                 for o, t in self.fortify_options(state, seat)
             ]
         return extra
