@@ -465,6 +465,7 @@ def branch(
     service = app.local_service("risk branch", whole_game=True)
     if turn is not None:  # a whole command: its events after turn_started are the turn's start
         at = history.command_end(service, game_id, at)
+    history.check_playable(service.state(game_id, at=at), game_id, "branch")
     made = history.branch(
         service,
         game_id,

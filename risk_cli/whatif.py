@@ -104,6 +104,7 @@ def position(
 ) -> tuple[GameState, Plan]:
     """The position of ``game_id`` at version ``at`` (default: now) and its simulation's plan."""
     state = history.state_at(service, game_id, at)
+    history.check_playable(state, game_id, "simulate")
     seat = viewer(state, setup.as_seat)
     if seat is not None:
         check_redealable(state)  # before any process starts

@@ -35,6 +35,7 @@ import msgspec
 
 import risk_core
 from risk_core import Event, GameState, RiskError, RuleError
+from risk_core.engine import legal_moves
 from risk_core.model import Branched, DiceReseeded, DiceScripted, GameStarted
 from risk_core.rng import normalise_seed, seed_commitment
 from risk_core.rulesets import get as get_ruleset
@@ -161,6 +162,34 @@ def reseed_commitment(parent: str, at: int, seed: int) -> str:
     may change: the commitment stays checkable wherever the history goes.
     """
     return seed_commitment(f"{parent}@{at}", seed)
+
+
+def playable(state: GameState) -> bool:
+    """Whether the game can go on from ``state``: it is over, or a seat can act (one of its
+    listed moves is accepted).  A version inside a command's events may leave the rules' own
+    steps half done (the opening, the end of the set-up), where nothing is accepted."""
+    if state.phase == "over":
+        return True
+    for move in legal_moves(state):
+        try:
+            risk_core.decide(state, move.command)
+        except RuleError:
+            continue
+        return True
+    return False
+
+
+def check_playable(state: GameState, game_id: str, what: str) -> None:
+    """``unplayable`` (naming ``what``: "branch", "simulate") unless ``playable(state)``: the
+    commands' own check before they start a game or futures from a version (``branch``
+    itself copies any version, as an exact copy must)."""
+    if not playable(state):
+        raise RiskError(
+            "unplayable",
+            f"Version {state.version} of {game_id} is inside a command's events where nobody "
+            "can act (the rules' own steps there, such as the end of the set-up, are not "
+            f"done): {what} from an earlier or a later version.",
+        )
 
 
 def branch(

@@ -75,7 +75,9 @@ def luck_report(game_id: str, events: Sequence[Event]) -> LuckReport:
     seats = [SeatLuck(seat=i, name=p.name) for i, p in enumerate(first.players)]
     battles = scripted = 0
     for ev in events[1:]:
-        if isinstance(ev, BattleFought):
+        # A battle without defence dice (a branch cut between a battle and its conquest) has
+        # no odds to weigh: nothing was thrown against.
+        if isinstance(ev, BattleFought) and ev.defence:
             if ev.scripted:
                 scripted += 1
             else:

@@ -194,6 +194,28 @@ def test_a_territory_emptied_by_a_cut_falls_to_any_attack(risk: Run, game: str, 
     assert line.endswith("against no defence dice; nobody loses an army."), line
     futures = out(risk, "simulate", "cut", "--runs", "4", "--seed", "1", "--jobs", "1")
     assert futures["runs"] == 4
+    # The luck report weighs thrown dice only: that battle had none against (it raised).
+    parent = out(risk, "stats", game)
+    luck = out(risk, "stats", "cut")
+    assert 0 < luck["battles"] < parent["battles"]
+    assert "Dice luck in game cut" in risk("stats", "cut").stdout
+
+
+def test_a_version_where_nobody_can_act_is_refused(risk: Run, game: str) -> None:
+    """ENG-01 what-if: inside the opening (the deal and its steps) nobody can act, so a
+    branch or a simulation there is `unplayable` instead of a game whose every listed move is
+    refused (bots stopped on `not_enough_armies`); the first version where a seat acts is
+    taken."""
+    games = len(out(risk, "games"))
+    for args in (("branch", game, "--at", "1"), ("simulate", game, "--at", "2", "--runs", "2")):
+        said = error(risk, *args)
+        assert "[unplayable]" in said and "inside a command's events where nobody" in said, said
+    assert len(out(risk, "games")) == games  # nothing stored
+    log = out(risk, "log", game)["events"]
+    first = next(v for v, e in enumerate(log, 1) if e["type"] == "setup_placed") - 1
+    assert out(risk, "branch", game, "--at", str(first), "--id", "early")["game_id"] == "early"
+    seat = str(out(risk, "show", "early")["to_act"])
+    assert out(risk, "bot", "early", "--as", seat)["version"] > first + 1  # a seat acts
 
 
 @pytest.mark.parametrize("rules", [info.name for info in rc.rulesets()])

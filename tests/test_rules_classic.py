@@ -426,6 +426,48 @@ def test_cl22_dec14_mission_wins_at_once() -> None:
     assert state.phase == "over" and state.winner == 0
 
 
+def test_dec14_a_mission_fulfilled_by_the_free_move_wins() -> None:
+    """CL-22 / DEC-14 ("end of free move"): a free move that fulfils the mover's mission wins
+    at once; it used to end the turn first, so the next player's turn started and the mission
+    waited a whole round, for its holder's next turn."""
+    ann = IDS[:18]
+    state, _ = position(
+        phase="attack",
+        round=5,
+        owners={**dict.fromkeys(ann, 0), "kamchatka": 2},
+        default_owner=1,
+        armies={**dict.fromkeys(ann, 3), "alaska": 1, "northwest_territory": 5},
+        missions={0: "territories_18_two_armies"},
+    )
+    move = Fortify(seat=0, origin="northwest_territory", target="alaska", count=2)
+    state, events = play(state, move)
+    assert "TurnEnded" not in kinds(events) and "TurnStarted" not in kinds(events)
+    won = next(e for e in events if isinstance(e, GameWon))
+    assert won.seat == 0 and won.mission == "territories_18_two_armies"
+    assert state.phase == "over" and state.winner == 0
+
+
+def test_cl20_no_cards_taken_no_trade_out_of_turn() -> None:
+    """CL-20 ("vous récupérez toutes ses cartes et pouvez immédiatement les échanger"): the
+    trade out of turn is of the cards taken; eliminating a player who held none opens none,
+    whatever the eliminator holds."""
+    mine = cards_of("infantry", 3)
+    state, _ = position(
+        ruleset="classic-conquest",
+        phase="attack",
+        round=5,
+        owners={"kamchatka": 2, "brazil": 1, **{n: 1 for n in mine}},
+        armies={"alaska": 6, "kamchatka": 1},
+        default_owner=0,
+        hands={0: mine},
+        dice=[6, 1],
+    )
+    state, events = play(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=1, move=1))
+    assert "PlayerEliminated" in kinds(events) and not state.may_trade
+    assert state.phase == "attack"
+    assert rejected(state, Trade(seat=0, cards=hand_ids(mine))) == "wrong_phase"
+
+
 def test_dec14_other_players_mission_checked_at_start_of_their_turn() -> None:
     """DEC-14: a non-active player's completed mission wins at the start of its own turn."""
     owners = {t: 1 for t in group("asia") + group("africa")}
@@ -591,6 +633,37 @@ def test_cl2p08_09_ally_destroyed_play_goes_on_until_opponent_falls() -> None:
     assert state.players[2].eliminated and state.phase == "attack"
     state, events = play(state, Attack(seat=0, origin="venezuela", target="brazil", dice=1, move=1))
     assert isinstance(events[-1], GameWon) and events[-1].seat == 0
+
+
+def test_cl2p08_an_ally_holding_nothing_gets_no_reinforcements() -> None:
+    """CL-2P-08 ("la partie continue normalement"): a position whose ally holds no territory
+    (a scenario's) plays on without ally reinforcements; placing them used to raise a raw
+    ValueError and leave the turn stuck."""
+    owners = {t: i % 2 for i, t in enumerate(IDS)}
+    state, _ = _two_player(owners=owners)
+    assert 2 not in state.owner
+    state, events = play(state, Place(seat=0, territory=IDS[0], count=state.reserve))
+    assert state.phase == "attack" and "AllyPlaced" not in kinds(events)
+
+
+def test_cl2p07_the_allys_conquest_is_the_movers_and_so_are_the_cards() -> None:
+    """CL-2P-07: the ally never holds cards; when its armies take the opponent's last
+    territory, the mover eliminates the opponent and takes the cards."""
+    theirs = cards_of("cavalry", 3)
+    state, _ = _two_player(
+        phase="attack",
+        round=5,
+        owners={"kamchatka": 1, "yakutsk": 2, "alaska": 0, **dict.fromkeys(theirs, 2)},
+        default_owner=2,
+        armies={"yakutsk": 6, "kamchatka": 1},
+        hands={1: theirs},
+        dice=[6, 6, 6, 1],
+    )
+    attack = Attack(seat=0, origin="yakutsk", target="kamchatka", dice=3, move=3)
+    state, events = play(state, attack)
+    out = next(e for e in events if type(e).__name__ == "PlayerEliminated")
+    assert out.by == 0 and state.players[2].hand == []  # type: ignore[attr-defined]
+    assert state.winner == 0
 
 
 def test_cl2p11_ally_never_takes_a_turn() -> None:

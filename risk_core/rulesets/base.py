@@ -1265,7 +1265,20 @@ class RuleSet:
         if not 1 <= cmd.count <= state.armies[o] - 1:
             raise RuleError("not_enough_armies", self.movable_text(o, state.armies[o] - 1))
         emit(Fortified(seat=seat, origin=cmd.origin, target=cmd.target, count=cmd.count))
+        # DEC-14: the mover's objective is checked at the end of its free move, before the
+        # turn ends with it (the next player's turn would start, and be checked, first).
+        won = self.winner(state)
+        if won is not None:
+            self.declare(state, won, emit)
+            return
         self.after_fortify(state, emit)
+
+    def declare(self, state: GameState, won: Event, emit: Emit) -> None:
+        """The game's end (``winner``'s event), then its dice seeds, which anyone may now
+        audit (games with an id)."""
+        emit(won)
+        if state.game_id:
+            emit(SeedRevealed(seeds=(*state.previous_seeds, state.seed)))
 
     def must_occupy(self, state: GameState) -> RuleError:
         """The error for a command other than ``occupy`` while a conquest waits for it: what
@@ -1596,9 +1609,7 @@ class RuleSet:
             if due:
                 winner = self.winner(state)
                 if winner is not None:
-                    emit(winner)
-                    if state.game_id:  # the dice can now be audited by anyone
-                        emit(SeedRevealed(seeds=(*state.previous_seeds, state.seed)))
+                    self.declare(state, winner, emit)
                     return
             if phase in _SETTLED_PHASES and self._core_step(state, phase, emit):
                 continue
@@ -1848,7 +1859,8 @@ class RuleSet:
             state.players[ev.by].hand.extend(ev.cards)
         loser.hand = []
         taker = state.players[ev.by]
-        state.may_trade = not taker.neutral and len(taker.hand) >= 3
+        # CL-20: the cards taken may be traded at once; no cards taken, no trade out of turn.
+        state.may_trade = bool(ev.cards) and not taker.neutral and len(taker.hand) >= 3
         if state.phase == "attack":  # no occupation step was needed
             self._after_occupation(state)
 

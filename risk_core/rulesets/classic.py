@@ -475,8 +475,9 @@ class Classic2P(Classic):
         )
 
     def after_reinforce_phase(self, state: GameState) -> Phase:
-        """CL-2P-04 with DEC-11: the ally receives half of the mover's reinforcements."""
-        if state.players[2].eliminated:
+        """CL-2P-04 with DEC-11: the ally receives half of the mover's reinforcements (none
+        once it holds no territory: CL-2P-08, the game goes on without it)."""
+        if state.players[2].eliminated or 2 not in state.owner:
             return "attack"
         if state.options.get("ally_income_base") == "territories":
             _, base, groups = self.income(state, state.current)
@@ -560,6 +561,12 @@ class Classic2P(Classic):
         """CL-2P-05: the opponent rolls the ally's defence."""
         owner = state.owner[target]
         return self.opponent(state, state.current) if state.players[owner].neutral else owner
+
+    def eliminator(self, state: GameState, target: int) -> Seat:
+        """CL-2P-07: the ally never holds cards; its conquest is the mover's, who takes the
+        loser's cards."""
+        owner = state.owner[target]
+        return state.current if state.players[owner].neutral else owner
 
     def auto_place_ally(self, state: GameState, emit: Emit) -> None:
         """Standing policy: all on the weakest ally territory bordering the mover."""
