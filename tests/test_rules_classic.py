@@ -281,20 +281,27 @@ def test_cl20_dec13_eliminator_takes_cards_and_must_trade_to_four() -> None:
     assert state.phase == "attack"
 
 
-def test_cl20_optional_trade_after_elimination_below_five() -> None:
-    """CL-20: with fewer than 5 cards the eliminator MAY trade a set at once."""
-    theirs = cards_of("cavalry", 3)
+def last_territory_taken(hands: dict[int, list[str]]) -> tuple[rc.GameState, list[rc.Event]]:
+    """Ann (seat 0) takes Kamchatka, Cy's last territory, with ``hands`` dealt (the cards'
+    territories Bob's, so no +2 applies): the position and the attack's events."""
+    held = [n for cards in hands.values() for n in cards]
     state, _ = position(
         ruleset="classic-conquest",
         phase="attack",
         round=5,
-        owners={"kamchatka": 2, "brazil": 1, **{n: 1 for n in theirs}},
+        owners={"kamchatka": 2, "brazil": 1, **dict.fromkeys(held, 1)},
         armies={"alaska": 6, "kamchatka": 1},
         default_owner=0,
-        hands={2: theirs},
+        hands=hands,
         dice=[6, 1],
     )
-    state, _ = play(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=1, move=1))
+    return play(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=1, move=1))
+
+
+def test_cl20_optional_trade_after_elimination_below_five() -> None:
+    """CL-20: with fewer than 5 cards the eliminator MAY trade a set at once."""
+    theirs = cards_of("cavalry", 3)
+    state, _ = last_territory_taken({2: theirs})
     assert state.phase == "attack" and state.may_trade
     state, _ = play(state, Trade(seat=0, cards=hand_ids(theirs)))
     assert state.phase == "elim_trade" and state.reserve == 4
@@ -452,17 +459,7 @@ def test_cl20_no_cards_taken_no_trade_out_of_turn() -> None:
     trade out of turn is of the cards taken; eliminating a player who held none opens none,
     whatever the eliminator holds."""
     mine = cards_of("infantry", 3)
-    state, _ = position(
-        ruleset="classic-conquest",
-        phase="attack",
-        round=5,
-        owners={"kamchatka": 2, "brazil": 1, **{n: 1 for n in mine}},
-        armies={"alaska": 6, "kamchatka": 1},
-        default_owner=0,
-        hands={0: mine},
-        dice=[6, 1],
-    )
-    state, events = play(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=1, move=1))
+    state, events = last_territory_taken({0: mine})
     assert "PlayerEliminated" in kinds(events) and not state.may_trade
     assert state.phase == "attack"
     assert rejected(state, Trade(seat=0, cards=hand_ids(mine))) == "wrong_phase"
