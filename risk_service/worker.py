@@ -485,8 +485,6 @@ class Worker:
         for p, ids in acks.items():
             outbox.add_quiet("XACK", self.keys.stream(p), GROUP, *ids)
             self._last_acked[p] = ids[-1]
-            if _id_key(ids[-1])[0] > time.time() * 1000 + FUTURE_MS:
-                self._reset_due.add(p)
         self._batches += 1
         if self._batches % TRIM_EVERY == 0:
             for p, last in self._last_acked.items():
@@ -610,6 +608,9 @@ class Worker:
                 if p not in self.owned:
                     self._acquire(p)
         self._issue_timeouts(int(now_ms))
+        for p, last in self._last_acked.items():  # here, not on each batch: it is rare
+            if p in self.owned and _id_key(last)[0] > int(now_ms) + FUTURE_MS:
+                self._reset_due.add(p)  # a client pushed its ids to the future: RESET_STREAM
 
     def _acquire(self, p: int) -> None:
         if self.redis.exists(self.keys.lease(p)):

@@ -41,7 +41,7 @@ from risk_service.protocol import (
     partition_of,
 )
 from risk_service.signing import SigningKey
-from risk_service.worker import Worker
+from risk_service.worker import FUTURE_MS, Worker
 from tests.servicekit import Table, running
 from tests.test_worker import assert_log, play
 
@@ -295,7 +295,7 @@ def test_an_entry_id_from_the_future_harms_no_later_request(
             t.settle(command, applied)
         deadline = time.monotonic() + 10
         while int(stage.r.xinfo_stream(stage.stream)["last-generated-id"].split(b"-")[0]) > (
-            time.time() * 1000 + 3_600_000
+            time.time() * 1000 + FUTURE_MS
         ):
             assert time.monotonic() < deadline, "the stream was not made anew"
             time.sleep(0.05)

@@ -850,13 +850,7 @@ class Napoleon2P(ActiveIndependents, Napoleon):
                     yield Place(seat=seat, territory=ids[t].id, count=k)
 
     def _legal_ally_moves(self, state: GameState, allies: Sequence[Seat]) -> Iterator[Command]:
-        ids = self.board.territories
-        for ally in allies:
-            for o, t in self.ally_moves(state, ally):
-                for k in range(1, state.armies[o]):
-                    yield AllyManeuver(
-                        seat=state.current, origin=ids[o].id, target=ids[t].id, count=k
-                    )
+        return (cmd for move in self._moves_ally(state, allies) for cmd in move.commands())
 
     def _legal_attack_2p(self, state: GameState, seat: Seat) -> Iterator[Command]:
         yield from self._legal_attack(state, seat)
@@ -867,7 +861,8 @@ class Napoleon2P(ActiveIndependents, Napoleon):
         yield from self._legal_ally_moves(state, self.steps(state).maneuvers)
         yield EndPhase(seat=seat)
 
-    # The same as runs of counts (issue 14): their cost does not grow with the armies.
+    # The allies' maneuvers as runs of counts (issue 14): their cost does not grow with the
+    # armies; ``_legal_ally_moves`` is their expansion.
     def _moves_ally(self, state: GameState, allies: Sequence[Seat]) -> Iterator[LegalMove]:
         ids = self.board.territories
         for ally in allies:
