@@ -164,12 +164,13 @@ class LocalBackend(Backend):
         return read_sqlite.stored_view(path, game_id, v)
 
     def events(self, game_id: str, seat: str | None, *, upto: int | None = None) -> list[JsonDict]:
-        from risk_service import deadlines
+        from risk_service import deadlines, seed_secrecy
 
         events = self.app.service.events(game_id, upto=upto)
         started = events[0]
         named = named_in_view(msgspec.to_builtins(getattr(started, "players", ())))
         shown = visible_events(events, None if seat is None else seats_named(named, seat))
+        seed_secrecy.withhold(self.app.service, game_id, shown)
         deadlines.mark_stored_events(self.app.service, game_id, shown)  # moves on a timeout
         return shown
 
@@ -189,6 +190,8 @@ class LocalBackend(Backend):
         return export_game(self.app.service, game_id)
 
     def move(self, game_id: str, seat: str | None, build: Build) -> Moved:
+        from risk_service.seed_secrecy import withhold
+
         service = self.app.service
         state = service.state(game_id)  # a private copy: advanced below with the new events
         who = _mover(view(state, None), seat)
@@ -196,7 +199,7 @@ class LocalBackend(Backend):
         command = build(v, load_board(state.board), who)
         events = service.submit(game_id, command, expected_version=state.version)
         after = apply_in_place(state, events)
-        return Moved(who, visible_events(events, who), view(after, who))
+        return Moved(who, withhold(service, game_id, visible_events(events, who)), view(after, who))
 
 
 class RemoteBackend(Backend):

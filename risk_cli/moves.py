@@ -428,7 +428,10 @@ def bot(
     events = play_seat(service, game_id, state, seat, level=level, seed=seed)
     if not events and not as_json:
         click.echo(f"Nothing to play for {state.players[seat].name}: it is not their move.")
-    report(game_id, view(state, seat), visible_events(events, seat), as_json)
+    from risk_service.seed_secrecy import withhold
+
+    shown = withhold(service, game_id, visible_events(events, seat))
+    report(game_id, view(state, seat), shown, as_json)
 
 
 def on_terminal() -> bool:
@@ -473,7 +476,9 @@ def bot_all(
             on_move=progress,
         )
     v = view(state, mine)
-    shown = visible_events(events, mine)
+    from risk_service.seed_secrecy import withhold
+
+    shown = withhold(service, game_id, visible_events(events, mine))
     over = state.phase == "over"
     waiting = (
         "the game is over" if over or mine is None else f"it is {state.players[mine].name}'s move"

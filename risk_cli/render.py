@@ -325,6 +325,22 @@ def _won_on_score(d: JsonDict, n: Names) -> str:
     return f"{n.seat(d['seat'])} wins on the score{after}" + (f" ({table})." if table else ".")
 
 
+def _revealed(d: JsonDict, n: Names) -> str:
+    """The seeds, but those of a game still in progress that this one branches from
+    (``withheld``: shown as None)."""
+    seeds, users = d["seeds"], d.get("withheld") or []
+    shown = ", ".join("(withheld)" if s is None else str(s) for s in seeds)
+    if not users:
+        return f"The dice seeds are revealed: {shown}."
+    one = len(users) == 1
+    return (
+        f"The dice seeds are revealed: {shown}. Withheld until {', '.join(users)} "
+        f"{'is' if one else 'are'} over: this game branches from "
+        f"{'it' if one else 'them'}, which still {'plays' if one else 'play'} with "
+        f"{'that seed' if sum(s is None for s in seeds) == 1 else 'those seeds'}."
+    )
+
+
 def _rounds_completed(d: JsonDict, n: Names) -> str:
     return f"The last of {plural(d['rounds'], 'round')} is over: the score decides."
 
@@ -357,9 +373,7 @@ _EVENT_TEXT: dict[str, EventText] = {
     "dice_reseeded": lambda d, n: (
         f"The dice take a new secret seed (commitment {d['commitment']})."
     ),
-    "seed_revealed": lambda d, n: (
-        "The dice seeds are revealed: " + ", ".join(str(s) for s in d["seeds"]) + "."
-    ),
+    "seed_revealed": _revealed,
 }
 
 

@@ -57,8 +57,8 @@ from eventsourcing.persistence import DataError, IntegrityError, PersistenceErro
 import risk_core
 from risk_core import GameState, RiskError, RuleError, SeatInfo, bots, looks, to_act
 from risk_core.move_groups import acting_moves
-from risk_core.views import view, visible_events
-from risk_service import deadlines, history, ledger, signing
+from risk_core.views import Viewer, view, visible_events
+from risk_service import deadlines, history, ledger, seed_secrecy, signing
 from risk_service.app import Game, Play
 from risk_service.exchange import export_game
 from risk_service.ledger import OWNER, Fenced, LedgerWrite, RequestRow, SeatRow
@@ -509,9 +509,16 @@ class Handler:
             ok=True,
             game_id=gid,
             version=game.state.version,
-            events=visible_events(events, request.seat),
+            events=self._shown(gid, events, request.seat),
         )
         return reply, reply
+
+    def _shown(
+        self, gid: str, events: list[risk_core.Event], viewer: Viewer
+    ) -> list[dict[str, Any]]:
+        """``events`` as ``viewer`` may see them: a revealed seed that a related game still
+        plays with is withheld (``seed_secrecy``)."""
+        return seed_secrecy.withhold(self.service, gid, visible_events(events, viewer))
 
     def _bots(self, batch: _Batch, game: Play) -> list[risk_core.Event]:
         """Moves of seats handed to the computer, while one of them must act."""
@@ -557,7 +564,7 @@ class Handler:
             ok=True,
             game_id=gid,
             version=game.state.version,
-            events=visible_events(events, None),
+            events=self._shown(gid, events, None),
             data={"timed_out": seat, "through": through},
         )
         return reply, reply
@@ -666,7 +673,7 @@ class Handler:
                 ok=True,
                 game_id=gid,
                 version=game.state.version,
-                events=visible_events(events, None),
+                events=self._shown(gid, events, None),
             )
             return reply, reply
         # ``invite`` (``human``): the seat is open to a new invitation, whatever held it (a
@@ -826,7 +833,7 @@ class Handler:
                 )
             events = self.service.events(request.game_id, upto=request.upto)
             since = max(0, request.since)
-            shown_events = visible_events(events[since:], viewer)
+            shown_events = self._shown(request.game_id, events[since:], viewer)
             marks = self._timeouts_of(request.game_id, len(events))
             deadlines.mark_events(shown_events, marks, since)
             return Reply(
@@ -899,6 +906,17 @@ class Handler:
                 "game_not_over",
                 f"Game {gid} is not over: its export would show hidden cards, missions and "
                 "dice to come.",
+            )
+        held = seed_secrecy.in_play(self.service, gid, [*state.previous_seeds, state.seed])
+        live = sorted(set(held.values()))
+        if live:
+            raise RiskError(
+                "seed_in_play",
+                f"Game {gid} holds dice seeds of {', '.join(live)}, "
+                f"{'a game' if len(live) == 1 else 'games'} it branches from that "
+                f"{'is' if len(live) == 1 else 'are'} not over: its export would show the "
+                "dice, cards and missions to come there. It can be exported once "
+                f"{'that game is' if len(live) == 1 else 'they are'} over.",
             )
         return export_game(self.service, gid).decode()
 

@@ -332,6 +332,16 @@ class Lineage(msgspec.Struct, frozen=True):
     tree: Node  # from the root: the path down to ``game_id``, then all its descendants
 
 
+def branch_parents(service: GameService) -> dict[str, BranchPoint]:
+    """Each branch in the store with its own branch point: its latest ``branched`` event (the
+    others are its ancestors', copied with their history)."""
+    parent_of: dict[str, BranchPoint] = {}
+    for p in service.branch_points():
+        if p.game_id not in parent_of or p.version > parent_of[p.game_id].version:
+            parent_of[p.game_id] = p
+    return parent_of
+
+
 def lineage(service: GameService, game_id: str) -> Lineage:
     """``game_id``'s parent chain up to the root and every descendant in the store.
 
@@ -341,11 +351,7 @@ def lineage(service: GameService, game_id: str) -> Lineage:
     summaries = {s.game_id: s for s in service.games()}
     if game_id not in summaries:
         raise ServiceError("unknown_game", f"There is no game '{game_id}' in {service.store_url}.")
-    # A game's own branch point is its latest branched event (the others are copied).
-    parent_of: dict[str, BranchPoint] = {}
-    for p in service.branch_points():
-        if p.game_id not in parent_of or p.version > parent_of[p.game_id].version:
-            parent_of[p.game_id] = p
+    parent_of = branch_parents(service)
     children: dict[str, list[tuple[int, str]]] = {}
     for p in parent_of.values():
         children.setdefault(p.parent, []).append((p.at, p.game_id))
