@@ -14,7 +14,7 @@ import pytest
 import risk_core as rc
 from risk_core.bots import self_play
 from risk_core.errors import SetupError
-from risk_core.model import Attack, Occupy
+from risk_core.model import Attack, EndTurn, Occupy
 from risk_core.rulesets.napoleon_2p import GiveCard
 from risk_core.rulesets.napoleon_1796_rules import armies as campaign_armies
 from tests.napoleon_1796_kit import (
@@ -582,7 +582,9 @@ def test_nap_camp_15_forbidden_moves(risk: Run, tmp_path: Path) -> None:
 
 
 def test_nap_camp_02_eliminating_the_opponent_wins() -> None:
-    """NAP-CAMP-02: the French take the English player's last territory and win at once."""
+    """NAP-CAMP-02: the French take the English player's last territory and win at once, in
+    round 1: no last round is over, no final ranking; NAP-CAMP-14: that invasion of
+    Angleterre still scores its 10 VP first."""
     owners = {t: FRA for t in ("ecosse", "irlande")}
     st, _ = engine_game(
         owners=owners,
@@ -594,6 +596,23 @@ def test_nap_camp_02_eliminating_the_opponent_wins() -> None:
     won = [e for e in evs if type(e).__name__ == "GameWon"]
     assert st.phase == "over" and won and won[0].seat == FRA
     assert won[0].reason == "last_standing"
+    assert kinds(evs)[-3:] == ["PlayerEliminated", "InvasionScored", "GameWon"]
+    assert fam(st).vp[FRA] == 10 and fam(st).ranking == ()
+
+
+def test_nap_camp_02_an_epidemic_ending_the_opponent_is_no_end_of_rounds() -> None:
+    """NAP-CAMP-02: the English player's last regiment dies of an epidemic (NAP-ADV-40) at
+    the end of his turn in round 1: the French win there, with no final ranking."""
+    st, _ = engine_game(
+        owners={t: FRA for t in ("ecosse", "irlande")},
+        armies={"angleterre": 1},
+        phase="attack",
+        current=ENG,
+        family={"epidemics": {"angleterre": 1}},
+    )
+    st, evs = step(st, EndTurn(seat=ENG))
+    assert kinds(evs)[-2:] == ["ArmyPerished", "GameWon"]
+    assert st.phase == "over" and st.winner == FRA and st.round == 1
 
 
 # ------------------------------------------------------------------ NAP-CAMP-03/17

@@ -43,8 +43,9 @@ The turn (NAP-CAMP-16), with the engine's phase names:
 The English defence force (NAP-CAMP-13): 5 regiments stay in each English territory of the
 United Kingdom on every voluntary departure (attack dice, moves after a conquest, maneuvers).
 
-The game ends when a player is eliminated or after the last round (DEC-06: 5); the most VP
-wins (NAP-CAMP-02); equal VP are split by the advanced game's tie-breaks (DEC-30).
+The game ends when a player is eliminated, who loses (NAP-CAMP-02: no final ranking), or
+after the last round (DEC-06: 5), when the most VP win; equal VP are split by the advanced
+game's tie-breaks (DEC-30).
 """
 
 from __future__ import annotations
@@ -649,11 +650,7 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
         if state.phase in ("over", "final"):
             return
         seat = state.current
-        colour = state.players[seat].colour
-        year = nar.year_of_round(self.board, state.round)
-        vp = camp.invasion_vp(self.board, colour, tid, year, allied, camp_state(state).scored)
-        if vp:
-            emit(InvasionScored(seat=seat, territory=tid, vp=vp, year=year))
+        self.score_invasion(state, tid, allied, emit)
         power = camp.neutralised_by_invasion(tid, allied)
         if power is None:
             return
@@ -665,6 +662,25 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
         emit(CapitalFell(independent=ind, capital=tid, was_ally_of=was))
         if state.owner[t] == seat:
             emit(RealliancePossible(seat=seat, capital=tid))
+
+    def score_invasion(
+        self, state: GameState, tid: str, allied: dict[str, str], emit: Emit
+    ) -> None:
+        """NAP-CAMP-14: the mover's one-shot VP for invading ``tid``, with the alliances
+        ``allied`` as they were at the invasion."""
+        seat = state.current
+        colour = state.players[seat].colour
+        year = nar.year_of_round(self.board, state.round)
+        vp = camp.invasion_vp(self.board, colour, tid, year, allied, camp_state(state).scored)
+        if vp:
+            emit(InvasionScored(seat=seat, territory=tid, vp=vp, year=year))
+
+    def last_conquest(self, state: GameState, order: PendingAttack, emit: Emit) -> None:
+        """NAP-CAMP-14: the invasion that eliminates the opponent scores its VP before the
+        game ends (the opponent's elimination leaves the alliances as they were)."""
+        self.score_invasion(
+            state, self.board.territories[order.target].id, self.allied_colours(state), emit
+        )
 
     def _on_battle(self, state: GameState, ev: BattleFought) -> None:
         """A battle belongs to the invasion of its target: the independents in it (the
@@ -1094,7 +1110,12 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
 
     # ================================================================== the end
     def finish_game(self, state: GameState, emit: Emit) -> None:
-        """NAP-CAMP-02: the two players ranked by VP (DEC-30's tie-breaks), no missions."""
+        """NAP-CAMP-02: a player eliminated (by the other's conquest or his epidemics) loses
+        at once: the game ends there, with no last round and no ranking; after the last round,
+        the two players ranked by VP (DEC-30's tie-breaks), no missions."""
+        if any(p.eliminated and not p.neutral for p in state.players):
+            self.declare(state, self.final_result(state), emit)
+            return
         fam = camp_state(state)
         n = len(state.players)
         regiments, holdings = self.ranking_counts(state)

@@ -975,11 +975,16 @@ class NapoleonAdvanced(Napoleon):
                 )
             )
             if len(self.active_seats(state)) < 2:
+                self.last_conquest(state, order, emit)
                 self.finish_game(state, emit)
                 return
         occ = state.occupation
         if occ is not None and order.move is not None:
             emit(self._occupied(state, state.current, occ, max(occ.min, min(occ.max, order.move))))
+
+    def last_conquest(self, state: GameState, order: PendingAttack, emit: Emit) -> None:
+        """What the conquest that leaves one player standing earns, before the game ends
+        (the advanced game: nothing; a family that scores conquests scores this one too)."""
 
     # ------------------------------------------------------------------ naval combat
     def _naval_attack(self, state: GameState, cmd: NavalAttack, emit: Emit) -> None:
