@@ -418,6 +418,30 @@ def test_nap_camp_13_english_defence_force(risk: Run, tmp_path: Path) -> None:
     risk("fortify", five, "angleterre", "irlande", "1")
 
 
+@pytest.mark.parametrize(("regiments", "said"), [(9, "moving in 3 armies (up to 4)."), (8, "")])
+def test_nap_camp_13_a_conquest_says_the_most_the_defence_force_lets_move_in(
+    risk: Run, tmp_path: Path, regiments: int, said: str
+) -> None:
+    """NAP-CAMP-13: a conquest from England, which keeps 5, says it may move in the regiments
+    above 5 (4 of 9), not all but 1; with 8, the 3 dice thrown are all that may move in, and
+    nothing is left to choose."""
+    game = cli_game(
+        risk,
+        tmp_path,
+        current=ENG,
+        phase="attack",
+        owners={"ecosse": FRA},
+        armies={"angleterre": regiments, "ecosse": 1},
+        dice=[6, 6, 6, 1],
+    )
+    risk("attack", game, "angleterre", "ecosse", "--dice", "3")
+    conquered = next(e for e in events(risk, game) if e["type"] == "conquered")
+    assert (conquered["min"], conquered["max"]) == (3, regiments - 5 if said else 3)
+    line = next(x for x in risk("log", game).stdout.splitlines() if "conquers" in x)
+    assert line.endswith(said or "moving in 3 armies.")
+    assert view(risk, game)["phase"] == ("occupy" if said else "attack")
+
+
 def test_nap_camp_16_the_turn_in_order(risk: Run, tmp_path: Path) -> None:
     """NAP-CAMP-16: influence, own reinforcement, allied income and placement, combat and
     maneuvers, then (after the epidemics) annexations, card draws, the next player."""

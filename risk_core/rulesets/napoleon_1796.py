@@ -699,9 +699,15 @@ class Napoleon1796(ActiveIndependents, NapoleonAdvanced):
         )
         super()._on_battle(state, ev)
 
+    def occupation_max(self, state: GameState, origin: int, dice: int) -> int:
+        """NAP-CAMP-13: a conquest from an English UK territory moves in at most the
+        regiments above 5 (the order's dice never exceed them); the event says so."""
+        return max(dice, self.free_units(state, origin))
+
     def _on_conquered(self, state: GameState, ev: TerritoryConquered) -> None:
         """The invasion's target fell; NAP-CAMP-13: a conquest from an English UK territory
-        moves in at most the regiments above 5 (the order's dice never exceed them)."""
+        moves in at most the regiments above 5 (``occupation_max``; kept here for the games
+        whose conquests recorded all but 1 as their most)."""
         o = self.board.index[ev.origin]
         garrison = self.uk_garrison(state, o)
         super()._on_conquered(state, ev)

@@ -945,7 +945,7 @@ class NapoleonAdvanced(Napoleon):
                 target=ids[t].id,
                 previous=previous,
                 min=dice,
-                max=state.armies[o] - 1,
+                max=self.occupation_max(state, o, dice),
             )
         )
         if previous >= 0:
@@ -981,6 +981,11 @@ class NapoleonAdvanced(Napoleon):
         occ = state.occupation
         if occ is not None and order.move is not None:
             emit(self._occupied(state, state.current, occ, max(occ.min, min(occ.max, order.move))))
+
+    def occupation_max(self, state: GameState, origin: int, dice: int) -> int:
+        """The most regiments a conquest from ``origin`` may move in, before any moves (all
+        but 1; at least the ``dice`` thrown, which move in anyway)."""
+        return state.armies[origin] - 1
 
     def last_conquest(self, state: GameState, order: PendingAttack, emit: Emit) -> None:
         """What the conquest that leaves one player standing earns, before the game ends
