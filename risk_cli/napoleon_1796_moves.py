@@ -149,7 +149,8 @@ SHOW_LINES = show_lines
 def _reallied(d: JsonDict, n: Names) -> str:
     card = n.card(d["card"]) if d.get("card") is not None else "a card"
     return (
-        f"{n.seat(d['seat'])} spends {card}: {n.seat(d['independent'])} becomes their ally; "
+        f"{n.seat(d['seat'])} spends {card}: "
+        f"{n.does(d['independent'], 'becomes', 'become')} {n.seat(d['seat'])}'s ally; "
         f"{plural(d['withdrawn'], 'regiment')} withdraw to {n.t(d['withdraw_to'])} and "
         f"{plural(d['placed'], 'regiment')} of {n.seat(d['independent'])} hold "
         f"{n.t(d['capital'])}."
@@ -183,7 +184,7 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         f"{n.seat(d['first'])} plays first."
     ),
     "allied_income": lambda d, n: (
-        f"{n.seat(d['ally'])} receives {plural(d['count'], 'regiment')} "
+        f"{n.does(d['ally'], 'receives', 'receive')} {plural(d['count'], 'regiment')} "
         f"({plural(d['territories'], 'territory', 'territories')}, capital/empire bonus "
         f"{d['bonus']}), placed by {n.seat(d['seat'])}."
     ),
@@ -193,8 +194,8 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         + f"; now {status_text(d['ally_of'], n)}."
     ),
     "capital_fell": lambda d, n: (
-        f"{n.t(d['capital'])} has fallen: {n.seat(d['independent'])} leaves "
-        f"{n.seat(d['was_ally_of'])} and turns neutral."
+        f"{n.t(d['capital'])} has fallen: {n.does(d['independent'], 'leaves', 'leave')} "
+        f"{n.seat(d['was_ally_of'])} and {n.verb(d['independent'], 'turns', 'turn')} neutral."
     ),
     "realliance_possible": lambda d, n: (
         f"{n.seat(d['seat'])} may spend a card to make the power of {n.t(d['capital'])} "

@@ -417,10 +417,12 @@ def _naval(d: JsonDict, n: Names) -> str:
     fight = "in" if d["origin"] == d["target"] else f"from {zone_name(n.board, d['origin'])} on"
     taken = []
     if d.get("attacker_admirals_taken"):
-        taken.append(f"{n.seat(d['seat'])} loses {plural(d['attacker_admirals_taken'], 'admiral')}")
+        lost = plural(d["attacker_admirals_taken"], "admiral")
+        taken.append(f"{n.does(d['seat'], 'loses', 'lose')} {lost}")
     if d.get("defender_admirals_taken"):
         taken.append(
-            f"{n.seat(d['defender'])} loses {plural(d['defender_admirals_taken'], 'admiral')}"
+            f"{n.does(d['defender'], 'loses', 'lose')} "
+            f"{plural(d['defender_admirals_taken'], 'admiral')}"
         )
     extra = f"; {', '.join(taken)} (1 VP each)" if taken else ""
     return (
@@ -515,8 +517,8 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         + "."
     ),
     "leaders_captured": lambda d, n: (
-        f"{n.seat(d['by'])} captures {plural(d['count'], d['kind'])} of {n.seat(d['owner'])} "
-        f"in {d['where']} (1 VP each changes hands)."
+        f"{n.does(d['by'], 'captures', 'capture')} {plural(d['count'], d['kind'])} of "
+        f"{n.seat(d['owner'])} in {d['where']} (1 VP each changes hands)."
     ),
     "leaders_advanced": lambda d, n: (
         f"{plural(d['count'], 'general')} {'follows' if d['count'] == 1 else 'follow'} the "
@@ -547,12 +549,17 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     ),
     "ransomed": lambda d, n: (
         f"{n.seat(d['seat'])} ransoms a {d['kind']} from {n.seat(d['captor'])}"
-        + (f", who places 1 regiment on {n.t(d['placed_on'])}" if d.get("placed_on") else "")
+        + (
+            f", who {n.verb(d['captor'], 'places', 'place')} 1 regiment on {n.t(d['placed_on'])}"
+            if d.get("placed_on")
+            else ""
+        )
         + "."
     ),
     "combat_ended": lambda d, n: f"{n.seat(d['seat'])} ends the attacks and maneuvers.",
     "army_perished": lambda d, n: (
-        f"{n.seat(d['seat'])} has lost every territory to epidemics and leaves the map (VP kept)."
+        f"{n.does(d['seat'], 'has', 'have')} lost every territory to epidemics and "
+        f"{n.verb(d['seat'], 'leaves', 'leave')} the map (VP kept)."
     ),
     "final_ranking": _ranking,
 }

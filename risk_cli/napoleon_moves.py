@@ -174,7 +174,7 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     ),
     "influence_ended": lambda d, n: f"{n.seat(d['seat'])} ends the influence step.",
     "ally_reinforcement_rolled": lambda d, n: (
-        f"{n.seat(d['ally'])} receives {plural(d['face'], 'regiment')}."
+        f"{n.does(d['ally'], 'receives', 'receive')} {plural(d['face'], 'regiment')}."
     ),
     "ally_reinforcements_ended": lambda d, n: (
         f"{n.seat(d['seat'])} ends the allied reinforcements."
@@ -187,8 +187,8 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         f"Allied maneuvers: {', '.join(n.seat(a) for a in d['allies'])}."
     ),
     "ally_maneuvered": lambda d, n: (
-        f"{n.seat(d['ally'])} moves {plural(d['count'], 'regiment')} from {n.t(d['origin'])} "
-        f"to {n.t(d['target'])}."
+        f"{n.does(d['ally'], 'moves', 'move')} {plural(d['count'], 'regiment')} from "
+        f"{n.t(d['origin'])} to {n.t(d['target'])}."
     ),
     # napoleon-mission
     "mission_hands_dealt": lambda d, n: "Each player receives four secret missions.",

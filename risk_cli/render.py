@@ -54,6 +54,25 @@ class Names:
         p = self.players[seat]
         return click.style(p["name"], fg=_FG.get(p["colour"]), bold=True)
 
+    def does(self, seat: int | None, one: str, many: str) -> str:
+        """``seat``'s name and the verb agreeing with it (``verb``)."""
+        return f"{self.seat(seat)} {self.verb(seat, one, many)}"
+
+    def verb(self, seat: int | None, one: str, many: str) -> str:
+        """The verb whose subject is ``seat``: ``many`` (lose, are) after a plural name
+        (``many_named``), else ``one`` (loses, is)."""
+        return many if self.many_named(seat) else one
+
+    def many_named(self, seat: int | None) -> bool:
+        """Whether ``seat``'s name is a plural noun: an army the rule set names itself (a
+        neutral seat) after a people or a group ("Prussians", "Neutrals", "White
+        independents"), where "Ally" or "White" is one; a player's own name stands for one
+        person, whatever its last letter."""
+        if seat is None or not 0 <= seat < len(self.players):
+            return False
+        p = self.players[seat]
+        return bool(p.get("neutral")) and str(p["name"]).endswith("s")
+
     def t(self, territory_id: str) -> str:
         return self.board.territories[self.board.index[territory_id]].name_en
 
@@ -227,7 +246,7 @@ def _battle(d: JsonDict, n: Names) -> str:
         (n.army(d["origin"], d["seat"]), d["attacker_losses"]),
         (n.army(d["target"], d["defender"]), d["defender_losses"]),
     )
-    losses = [f"{n.seat(who)} loses {k}" for who, k in sides if k]
+    losses = [f"{n.does(who, 'loses', 'lose')} {k}" for who, k in sides if k]
     head = f"{n.seat(d['seat'])} attacks {n.t(d['target'])} from {n.t(d['origin'])}: "
     if not d["defence"]:  # an empty territory (a branch cut before its conquest): no fight
         return f"{head}{attack} against no defence dice; nobody loses an army."
@@ -265,7 +284,7 @@ def _occupied(d: JsonDict, n: Names) -> str:
 def _eliminated(d: JsonDict, n: Names) -> str:
     cards = n.cards(d["cards"]) if d["cards"] is not None else plural(d["card_count"], "card")
     taken = f", taking {cards}" if d["card_count"] else ""
-    return f"{n.seat(d['seat'])} is eliminated by {n.seat(d['by'])}{taken}."
+    return f"{n.does(d['seat'], 'is', 'are')} eliminated by {n.seat(d['by'])}{taken}."
 
 
 def _fortified(d: JsonDict, n: Names) -> str:

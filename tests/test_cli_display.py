@@ -532,3 +532,59 @@ def test_advanced_napoleon_lines_agree_in_number(event: dict[str, Any], said: st
     seats = [{"name": n, "colour": "red"} for n in ("Ann", "Bob", "Cy")]
     n = render.Names(get_ruleset("napoleon-advanced").board, seats)
     assert said in click.unstyle(render.event_line(event, n))
+
+
+@pytest.mark.parametrize(
+    ("event", "said"),
+    [
+        (
+            {"type": "eliminated", "seat": 3, "by": 0, "cards": [], "card_count": 0},
+            "Prussians are eliminated by Chris.",
+        ),
+        (
+            {"type": "eliminated", "seat": 0, "by": 1, "cards": [], "card_count": 0},
+            "Chris is eliminated by Ally.",
+        ),
+        (
+            {"type": "ally_reinforcement_rolled", "seat": 0, "ally": 2, "face": 3},
+            "White independents receive 3 regiments.",
+        ),
+        (
+            {"type": "ally_reinforcement_rolled", "seat": 0, "ally": 1, "face": 1},
+            "Ally receives 1 regiment.",
+        ),
+        (
+            {"type": "army_perished", "seat": 3, "cards": []},
+            "Prussians have lost every territory to epidemics and leave the map",
+        ),
+        (
+            {
+                "type": "leaders_captured",
+                "kind": "general",
+                "owner": 0,
+                "by": 3,
+                "count": 1,
+                "where": "prusse",
+            },
+            "Prussians capture 1 general of Chris",
+        ),
+    ],
+)
+def test_a_plural_army_name_takes_a_plural_verb(event: dict[str, Any], said: str) -> None:
+    """NAP-CAMP-03, NAP-2PA-01: the armies a rule set names after a people or a group
+    ("Prussians", "White independents") take a plural verb; a player's own name ("Chris") and
+    a singular army ("Ally") keep the singular."""
+    from risk_cli.families import install_ruleset
+    from risk_cli.main import cli
+    from risk_core.rulesets import get as get_ruleset
+
+    install_ruleset(cli, "napoleon-1796")  # the family's event texts, as `risk` loads them
+
+    seats = [
+        {"name": "Chris", "colour": "blue"},
+        {"name": "Ally", "colour": "red", "neutral": True},
+        {"name": "White independents", "colour": "white", "neutral": True},
+        {"name": "Prussians", "colour": "black", "neutral": True},
+    ]
+    n = render.Names(get_ruleset("napoleon-1796").board, seats)
+    assert said in click.unstyle(render.event_line(event, n))

@@ -358,6 +358,34 @@ def ended(risk: Run, tmp_path: Path, **kw: Any) -> str:
     return game
 
 
+def test_nap_camp_03_10_the_powers_named_in_the_plural_take_a_plural_verb(
+    risk: Run, tmp_path: Path
+) -> None:
+    """NAP-CAMP-03/10 in the log: the Austrians lose, leave and turn neutral, become an
+    ally ("Austrians loses 1" read wrong); the players' own names keep the singular."""
+    game = cli_game(
+        risk,
+        tmp_path,
+        owners={"wurtemberg_baviere": FRA},
+        armies={"wurtemberg_baviere": 10, "pays_austro_bohemiens": 2},
+        hands={"Fra": ["castille"]},
+        phase="attack",
+        dice=[6, 6, 1, 6, 1, 6, 6, 6, 1],
+    )
+    for _ in range(2):
+        risk("attack", game, "wurtemberg_baviere", "pays_austro_bohemiens", "--dice", "3")
+    risk("occupy", game, "3")
+    risk("realliance", game, "castille", "wurtemberg_baviere")
+    text = risk("log", game).stdout
+    for said in (
+        "6-6-1 against 6-1; Fra loses 1 and Austrians lose 1.",
+        "Austria & Bohemia has fallen: Austrians leave Eng and turn neutral.",
+        ": Austrians become Fra's ally; 3 regiments withdraw",
+    ):
+        assert said in text, said
+    assert "Austrians loses" not in text and "Austrians leaves" not in text
+
+
 def test_nap_camp_11_annex_an_allys_territory(risk: Run, tmp_path: Path) -> None:
     """NAP-CAMP-11/15: at the end of the turn, one ally's territory (not a capital) becomes
     the player's with the same regiments; that ally turns neutral; one a turn (the step
