@@ -516,8 +516,8 @@ class Handler:
     def _shown(
         self, gid: str, events: list[risk_core.Event], viewer: Viewer
     ) -> list[dict[str, Any]]:
-        """``events`` as ``viewer`` may see them: a revealed seed that a related game still
-        plays with is withheld (``seed_secrecy``)."""
+        """``events`` as ``viewer`` may see them, a revealed seed of a game ``gid`` branches
+        from withheld while that game is not over (``seed_secrecy``)."""
         return seed_secrecy.withhold(self.service, gid, visible_events(events, viewer))
 
     def _bots(self, batch: _Batch, game: Play) -> list[risk_core.Event]:
