@@ -537,6 +537,11 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         + (f"card {d['card']}." if d.get("card") is not None else "a card.")
     ),
     "order66_invoked": _order66,
+    "faction_deck_reshuffled": lambda d, n: (
+        f"The {'Republic' if d['faction'] == 'republic' else 'Separatist'} deck is empty: its "
+        f"discard pile is shuffled into a new deck of {plural(d['deck_size'], 'card')} "
+        "(CORE-11)."
+    ),
     "hand_discarded": lambda d, n: (
         f"{n.seat(d['seat'])} discards its {plural(d['count'], 'card')} (CW-31)."
     ),

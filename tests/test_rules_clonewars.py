@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 import pytest
 
 import risk_core as rc
@@ -35,6 +36,7 @@ from risk_core.rulesets.clonewars_state import (
     BuildShip,
     CWCardDrawn,
     CWOpening,
+    FactionDeckReshuffled,
     FactionWon,
     HandDiscarded,
     InvokeOrder66,
@@ -566,6 +568,93 @@ def test_cw_36_worked_example_one_card_per_army_hit() -> None:
     assert all(
         BOARD.cards[e.card].deck == "separatist" for e in events if isinstance(e, CWCardDrawn)
     )
+
+
+def _blue_takes_two_armies_planets(options: dict[str, str] | None = None) -> rc.GameState:
+    """The CW-36 worked example up to Blue's end of turn (two cards due), with the Separatist
+    deck empty and ``SEP_SPENT`` (played earlier) on the discard pile."""
+    owners = {"kashyyyk": BLUE, "boz_pity": RED, "haruun_kal": ORANGE}
+    armies = {"kashyyyk": 13, "boz_pity": 1, "haruun_kal": 1}
+    state, _ = faction_game(
+        current=BLUE,
+        phase="attack",
+        owners=owners,
+        armies=armies,
+        dice=[6, 1] * 2,
+        **({"options": options} if options else {}),
+    )
+    for target in ("boz_pity", "haruun_kal"):
+        attack = Attack(seat=BLUE, origin="kashyyyk", target=target, dice=1, move=1)
+        state, _ = play(state, attack)
+    separatist = [c for c in state.deck if BOARD.cards[c].deck == "separatist"]
+    state.deck = [c for c in state.deck if c not in separatist]
+    state.discard = [*state.discard, *SEP_SPENT]  # (the rest are out of play: sets, hands)
+    return state
+
+
+SEP_SPENT = [c.id for c in BOARD.cards if c.deck == "separatist"][3:8]
+
+
+def test_core_11_an_empty_faction_deck_takes_its_discard_pile() -> None:
+    """CORE-11 (option faction_reshuffle=discard_pile, the default) with CW-36: Blue must draw 2
+    from an empty Separatist deck: the Separatist discard pile is shuffled into a new deck
+    first; its order is hidden from everyone."""
+    state = _blue_takes_two_armies_planets()
+    republic_deck = list(state.deck)
+    state, events = play(state, EndTurn(seat=BLUE))
+    shuffled = next(e for e in events if isinstance(e, FactionDeckReshuffled))
+    assert shuffled.faction == "separatist" and sorted(shuffled.deck) == sorted(SEP_SPENT)
+    drawn = [e.card for e in events if isinstance(e, CWCardDrawn)]
+    assert drawn == [shuffled.deck[-1], shuffled.deck[-2]]
+    assert sorted(state.players[BLUE].hand) == sorted(drawn)
+    assert not set(SEP_SPENT) & set(state.discard)
+    assert state.deck == [*shuffled.deck[:-2], *republic_deck]
+    for seat in (None, BLUE, RED):
+        shown = visible_events([shuffled], seat)[0]
+        assert "deck" not in shown and shown["deck_size"] == len(SEP_SPENT)
+    assert log_line(shown) == (
+        "The Separatist deck is empty: its discard pile is shuffled into a new deck of 5 cards "
+        "(CORE-11)."
+    )
+
+
+def log_line(event: dict[str, object]) -> str:
+    """The event's line in `risk log` (the family's texts installed, as `risk` loads them)."""
+    from risk_cli import render
+    from risk_cli.families import install_ruleset
+    from risk_cli.main import cli
+
+    install_ruleset(cli, FACTION)
+    names = render.Names(BOARD, [{"name": n, "colour": "red"} for n in NAMES])
+    return click.unstyle(render.event_line(event, names))
+
+
+def test_core_11_faction_reshuffle_never_leaves_the_discards_out() -> None:
+    """faction_reshuffle=never (and a game started before the option, which has none): an
+    empty faction deck gives nothing, discards stay out of play (CW-21 read as 'leave play')."""
+    for options in ({"faction_reshuffle": "never"}, None):
+        state = _blue_takes_two_armies_planets(options)
+        if options is None:
+            state.options = {k: v for k, v in state.options.items() if k != "faction_reshuffle"}
+        state, events = play(state, EndTurn(seat=BLUE))
+        assert not any(isinstance(e, CWCardDrawn) for e in events)
+        assert not any(isinstance(e, FactionDeckReshuffled) for e in events)
+        assert set(SEP_SPENT) <= set(state.discard)
+
+
+def test_cw_21_a_troop_set_is_out_of_play_a_ship_card_is_discarded() -> None:
+    """CW-21 (002 l.317: a set 'hors jeu') and CW-22 (l.329: a ship card to the 'pile de
+    défausse'): with CORE-11's reshuffle only the ship card can come back."""
+    hand = [*REP_FIGHTERS[:3], REP_CORVETTES[0]]
+    state, _ = faction_game(current=RED, hands={"Red": hand})
+    state, _ = play(state, Trade(seat=RED, cards=tuple(REP_FIGHTERS[:3])))
+    state, _ = play(state, BuildShip(seat=RED, card=REP_CORVETTES[0], territory=IDS[RED]))
+    assert state.discard == [REP_CORVETTES[0]] and fam(state).retired == tuple(REP_FIGHTERS[:3])
+    never, _ = faction_game(
+        current=RED, hands={"Red": hand}, options={"faction_reshuffle": "never"}
+    )
+    never, _ = play(never, Trade(seat=RED, cards=tuple(REP_FIGHTERS[:3])))
+    assert never.discard == REP_FIGHTERS[:3]
 
 
 def test_cw_31_an_eliminated_army_discards_its_cards() -> None:

@@ -35,7 +35,7 @@ lists them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -46,6 +46,7 @@ from risk_core.dice import DiceSpec, Odds
 from risk_core.errors import RuleError, SetupError
 from risk_core.model import (
     BattleFought,
+    CardsTraded,
     Command,
     DeckFormed,
     Event,
@@ -97,6 +98,7 @@ from risk_core.rulesets.clonewars_state import (
     CWCardDrawn,
     CWOpening,
     CWState,
+    FactionDeckReshuffled,
     FactionWon,
     HandDiscarded,
     InvokeOrder66,
@@ -225,6 +227,16 @@ class CloneWars(RuleSet):
             "support`); only they move in after a conquest (DEC-36), the others stay to guard "
             "the origin. The defender does the same for the attacked planet before its dice "
             "(`risk support`, then `risk defend`). A class not named supports whole.",
+        ),
+        "faction_reshuffle": Option(
+            default="discard_pile",
+            choices=("discard_pile", "never"),
+            doc="CORE-11 with CW-21/22/31 (002 l.317, 329, 459). discard_pile (recommended: "
+            "CORE-11 holds in every game): an army that must draw from its faction's empty "
+            "deck first shuffles that faction's discard pile into a new deck: the cards "
+            "spent to build ships ('pile de défausse'), on their power, and an eliminated "
+            "army's ('se défausse'); a troop set is out of play ('hors jeu'). never: every "
+            "card played leaves play, and an empty deck gives nothing.",
         ),
     }
     set_sizes = (3,)
@@ -824,14 +836,31 @@ class CloneWars(RuleSet):
         return cards_to_draw(state.players[seat].colour, colours, dots)
 
     def draw_cards(self, state: GameState, seat: Seat, emit: Emit) -> None:
-        """CW-36 from the army's faction deck; an empty deck gives nothing (discards have left
-        play, CW-21)."""
+        """CW-36 from the army's faction deck; when it is empty, CORE-11 shuffles the
+        faction's discard pile into a new one (option ``faction_reshuffle``); with neither,
+        the draw is skipped."""
         deck = self.faction(state, seat)
         for _ in range(self.cards_due(state, seat)):
             top = next((c for c in reversed(state.deck) if self.decks[c] == deck), None)
+            if top is None and self.reshuffles(state):
+                pile = sorted(c for c in state.discard if self.decks[c] == deck)
+                if pile:
+                    rng = Rng(state.seed, state.rng, state.dice_script)
+                    shuffled = tuple(rng.shuffle(pile))
+                    emit(FactionDeckReshuffled(faction=deck, deck=shuffled, rng=rng.counter))
+                    top = shuffled[-1]
             if top is None:
                 return
             emit(CWCardDrawn(seat=seat, card=top))
+
+    def family_cards(self, state: GameState) -> Iterable[int]:
+        """CW-21: the troop sets out of play, apart from the discard pile (``retired``)."""
+        return cw(state).retired or ()
+
+    @staticmethod
+    def reshuffles(state: GameState) -> bool:
+        # A game started before the option existed kept every discarded card out of play.
+        return state.options.get("faction_reshuffle", "never") == "discard_pile"
 
     def end_turn(self, state: GameState, emit: Emit) -> None:
         seat = state.current
@@ -1209,6 +1238,21 @@ class CloneWars(RuleSet):
         self._set(state, order66=True, tokens={}, pile=(), track_due=False)
         state.phase = "palpatine"
 
+    def _on_traded_cw(self, state: GameState, ev: CardsTraded) -> None:
+        """CW-21: a troop set is out of play ('hors jeu'), not on the discard pile that
+        CORE-11 shuffles into a new deck (with ``faction_reshuffle``)."""
+        self._on_traded(state, ev)
+        if self.reshuffles(state):
+            for c in ev.cards:
+                state.discard.remove(c)
+            self._set(state, retired=(*(cw(state).retired or ()), *ev.cards))
+
+    def _on_faction_reshuffled(self, state: GameState, ev: FactionDeckReshuffled) -> None:
+        state.rng = ev.rng
+        back = set(ev.deck)
+        state.discard = [c for c in state.discard if c not in back]
+        state.deck = [*ev.deck, *state.deck]
+
     def _on_hand_discarded(self, state: GameState, ev: HandDiscarded) -> None:
         hand = state.players[ev.seat].hand
         for c in ev.cards:
@@ -1245,6 +1289,8 @@ class CloneWars(RuleSet):
         Order66Invoked: _on_order66,
         PalpatinePlaced: _on_palpatine,
         HandDiscarded: _on_hand_discarded,
+        FactionDeckReshuffled: _on_faction_reshuffled,
+        CardsTraded: _on_traded_cw,
         FactionWon: _on_faction_won,
     }
 

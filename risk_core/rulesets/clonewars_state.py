@@ -55,6 +55,9 @@ class CWState(FamilyState, frozen=True):
     # battles this turn (3: all), as its army chose them.  UNSET, never encoded, until a
     # choice is made, so the states of games without one are encoded as before the option.
     chosen: dict[str, Ships] | msgspec.UnsetType = msgspec.UNSET
+    # faction_reshuffle=discard_pile: the troop sets traded, out of play (CW-21), where CORE-11
+    # does not shuffle them back (UNSET until the first, as ``chosen``).
+    retired: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
 
 
 def replace_at(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -277,6 +280,20 @@ class CWCardDrawn(Event, frozen=True, tag="cw_card_drawn"):
 
 
 @event
+class FactionDeckReshuffled(Event, frozen=True, tag="faction_deck_reshuffled"):
+    """CORE-11 for a faction deck (option ``faction_reshuffle``): its discard pile, shuffled,
+    is its new deck (``deck``, bottom first); which order is secret."""
+
+    faction: str
+    deck: tuple[int, ...]
+    rng: int
+
+    @staticmethod
+    def redact(d: dict[str, Any], seat: Seat | None) -> None:
+        d["deck_size"] = len(d.pop("deck"))
+
+
+@event
 class Order66Invoked(Event, frozen=True, tag="order66_invoked"):
     """CW-37..39: one d8 per Republic planet in turn; ``converted`` planets go to their
     receiving army (``receivers``, same order); every token leaves the game."""
@@ -302,8 +319,8 @@ class PalpatinePlaced(Event, frozen=True, tag="palpatine_placed"):
 
 @event
 class HandDiscarded(Event, frozen=True, tag="hand_discarded"):
-    """CW-31: an eliminated army's cards leave play (nobody takes them); only the army's own
-    player sees which."""
+    """CW-31: an eliminated army's cards go to the discard pile (nobody takes them); only the
+    army's own player sees which."""
 
     seat: Seat
     cards: tuple[int, ...]
