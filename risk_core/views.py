@@ -88,7 +88,7 @@ def view(state: GameState, viewer: Viewer) -> JsonDict:
         "setup_left": list(state.setup_left),
         "trades": state.trades,
         "deck_size": len(state.deck),
-        "players": [_player(state, board, i, seats) for i in range(len(state.players))],
+        "players": players_view(state, viewer),
         "territories": {ids[t]: _territory(state, t) for t in range(len(ids))},
         "attack": _pending_attack(state, ids),
         "occupation": _pending_occupation(state, ids),
@@ -98,6 +98,13 @@ def view(state: GameState, viewer: Viewer) -> JsonDict:
     }
     annotate(state, shown)  # set values, group holdings, a shown hand's sets (risk_core.insight)
     return shown
+
+
+def players_view(state: GameState, viewer: Viewer) -> list[JsonDict]:
+    """Each seat as ``viewer`` sees it: ``view``'s players, without what ``annotate`` adds."""
+    seats = eyes(viewer)
+    board = load_board(state.board)
+    return [_player(state, board, i, seats) for i in range(len(state.players))]
 
 
 def _territory(state: GameState, t: int) -> JsonDict:

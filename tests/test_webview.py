@@ -69,6 +69,15 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> Games:
     return g
 
 
+@pytest.fixture(scope="session")
+def napoleon(games: Games) -> str:
+    """A finished napoleon-advanced game in the store: each seat holds missions (NAP-ADV-07)."""
+    players = ["--players", "Ann,Bob,Cy,Dee", "--seed", "7", "--id", "nap"]
+    games.risk("new", "--rules", "napoleon-advanced", *players)
+    games.risk("bot", "nap", "--all", "--until-end")
+    return "nap"
+
+
 # --------------------------------------------------------------------------- the server
 @dataclass
 class Server:
@@ -207,6 +216,34 @@ def test_a_seat_receives_its_own_hand_and_nobody_elses(games: Games) -> None:
         assert at[version - 1]["h"]["0"]["hand"] == shown["players"][0]["hand"]
         assert at[version - 1]["h"]["0"].get("mission") == shown["players"][0].get("mission")
     assert any(at[v]["h"]["0"]["hand"] for v in range(len(at)))  # some hand was held
+
+
+def test_a_seat_receives_its_familys_secrets_and_nobody_elses(games: Games, napoleon: str) -> None:
+    """ENG-07 / NAP-ADV-07: the missions a napoleon-advanced seat holds are its own secret:
+    with --as Ann the page receives Ann's at every version, as `risk show --as Ann` gives them
+    (they were left out: only hands and CORE's mission were sent), and no other seat's; a
+    spectator receives none.  Risk 2008's hand stars (R08-14), shown to their holder only, come
+    the same way."""
+    nap = napoleon
+    with serving(games, nap, "--as", "Ann") as server:
+        mine = positions(bundle_of(server, nap))
+    with serving(games, nap) as server:
+        public = positions(bundle_of(server, nap))
+    assert all(set(p["h"]) <= {"0"} for p in mine)
+    assert all(p["h"] is None for p in public)
+    for version in (2, len(mine) // 2, len(mine)):
+        shown = games.json("show", nap, "--as", "Ann", "--at", str(version))["players"][0]
+        assert shown["missions"]  # dealt at version 2
+        assert mine[version - 1]["h"]["0"]["missions"] == shown["missions"], version
+        assert mine[version - 1]["h"]["0"]["hand"] == shown["hand"], version
+    r08 = games.json("demo", "--rules", "risk2008", "--players", "3", "--seed", "2")["game_id"]
+    with serving(games, r08, "--as", "0") as server:
+        stars = positions(bundle_of(server, r08))
+    for version in (60, len(stars)):
+        shown = games.json("show", r08, "--as", "0", "--at", str(version))["players"][0]
+        assert stars[version - 1]["h"] == {
+            "0": {"hand": shown["hand"], "hand_stars": shown["hand_stars"]}
+        }, version
 
 
 def test_only_get_only_the_family_only_the_host(games: Games) -> None:

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from tests.requiredkit import unavailable
-from tests.test_webview import XSS, Games, games, serving
+from tests.test_webview import XSS, Games, games, napoleon, serving
 
-__all__ = ["games"]  # the module's games fixture, shared with tests/test_webview.py
+__all__ = ["games", "napoleon"]  # tests/test_webview.py's fixtures, its games shared
 
 CHROMIUM_PATHS = ("chromium", "chromium-browser", "/usr/bin/chromium")
 
@@ -205,6 +205,19 @@ def test_a_seat_sees_its_hand_and_never_another(page: Any, games: Games) -> None
         assert page.locator("#hand li").count() == 0
         for r in bodies:
             assert '"hand"' not in r.text() and '"mission"' not in r.text()
+
+
+def test_a_seat_sees_its_familys_secrets(page: Any, games: Games, napoleon: str) -> None:
+    """ENG-07 / NAP-ADV-07: --as Ann on a napoleon-advanced game shows Ann's missions, as
+    `risk show --as Ann` gives them, and never another seat's."""
+    with serving(games, napoleon, "--as", "Ann") as server:
+        at = 200
+        open_at(page, f"{server.url}?v={at}")
+        shown = games.json("show", napoleon, "--as", "Ann", "--at", str(at))["players"]
+        told = page.text_content("#mission")
+        assert told == "Missions: " + "; ".join(m["text_en"] for m in shown[0]["missions"])
+        assert page.locator("#hand li[data-seat='0']").count() == len(shown[0]["hand"])
+        assert page.locator("#secrets [data-seat]:not([data-seat='0'])").count() == 0
 
 
 def test_a_player_named_script_runs_nothing(page: Any, games: Games) -> None:

@@ -6,15 +6,21 @@ A ``Follower`` reads a game through the command line's backend and keeps, for ev
   (``risk_cli.render.event_line``), with its dice and the territories it names;
 * the position after it, sent as a *frame*: only what changed since the version before (each
   territory's owner and armies, the turn, the phase, each seat's counts and, for a viewer with
-  seats, that viewer's own hands and missions).  The page rebuilds any version from these, so
+  seats, that viewer's own secrets: hands, missions and what the rule family shows that seat
+  only, such as napoleon-advanced's missions).  The page rebuilds any version from these, so
   its slider never waits for the server.
 
+A viewer's secrets are what its view shows of each seat and the spectator's view of the same
+version does not (``secrets_of``): the family hooks hide a secret by leaving it out (ENG-07,
+``risk_core.views``), so every family's secrets are found without naming them here.
+
 On the local store the positions are computed by applying the events one by one to a state
-(fast: a 10,000-event game in well under a second); the viewer's hands come from
-``risk_core.views.view`` whenever some hand changed, so they are exactly what ``risk show --as``
-shows.  On the service, where only views are answered, each version's view is asked for.
-Either way nothing else of the state leaves this module: owners, armies, counts, turn and phase
-are public, and hands and missions are the viewer's own.
+(fast: a 10,000-event game in well under a second); the viewer's secrets come from
+``risk_core.views.view`` whenever what they are made of changed, so they are exactly what
+``risk show --as`` shows.  On the service, where only views are answered, each version's view
+is asked for (and the spectator's, when the viewer's view of the seats changed).  Either way
+nothing else of the state leaves this module: owners, armies, counts, turn and phase are
+public, and the secrets are the viewer's own.
 
 ``poll`` reads what was played since, so a live game is followed.
 """
@@ -32,12 +38,17 @@ from risk_cli.backend import Backend, LocalBackend
 from risk_cli.common import named_seats, seats_named
 from risk_core import GameState, apply_in_place, load_board, replay, to_act
 from risk_core.engine import ruleset_of
-from risk_core.views import view
+from risk_core.views import eyes, players_view, union, view
 from risk_service import GameService
 
 JsonDict = dict[str, Any]
 # The fields of an event the page uses besides its line: where it happened and the dice.
 EVENT_FIELDS = ("type", "seat", "origin", "target", "territory", "attack", "defence")
+# What a view says of a seat that is advice, not a secret: the sets in a shown hand and
+# whether each may be traded at this moment (it changes with the phase; the page shows none).
+ADVICE = frozenset({"sets"})
+# A seat's public counts: they change at nearly every version and are never a secret.
+COUNTS = frozenset({"territories", "armies", "cards"})
 
 
 # --------------------------------------------------------------------------- positions
@@ -61,23 +72,29 @@ def position_of_state(state: GameState, ids: Sequence[str]) -> JsonDict:
 
 
 def position_of_view(v: JsonDict, ids: Sequence[str]) -> JsonDict:
-    """The same position read from a view (the service's answer), with the viewer's secrets."""
+    """The same public position read from a view (the service's answer)."""
     return {
         "t": [[v["territories"][t]["owner"], v["territories"][t]["armies"]] for t in ids],
         "s": [v["turn"], v["round"], v["phase"], v["to_act"], v["winner"]],
         "p": [[p["territories"], p["armies"], p["cards"], p["eliminated"]] for p in v["players"]],
-        "h": secrets_of(v),
     }
 
 
-def secrets_of(v: JsonDict) -> JsonDict:
-    """The hands and missions a view shows (its viewer's own), by seat."""
+def secrets_of(mine: list[JsonDict], public: list[JsonDict]) -> JsonDict:
+    """What a viewer's view shows of each seat (its ``players``, ``mine``) that the spectator's
+    view of the same version (``public``) does not, by seat: hands, missions and a family's
+    own secrets (ENG-07)."""
     out: JsonDict = {}
-    for p in v["players"]:
-        mine = {k: p[k] for k in ("hand", "mission") if k in p}
-        if mine:
-            out[str(p["seat"])] = mine
+    for p, q in zip(mine, public, strict=True):
+        own = {k: x for k, x in p.items() if k not in ADVICE and q.get(k) != x}
+        if own:
+            out[str(p["seat"])] = own
     return out
+
+
+def seats_seen(v: JsonDict) -> list[JsonDict]:
+    """A view's seats without their counts and advice: the secrets in it change with these."""
+    return [{k: x for k, x in p.items() if k not in COUNTS | ADVICE} for p in v["players"]]
 
 
 def delta(before: JsonDict | None, now: JsonDict) -> JsonDict:
@@ -120,8 +137,8 @@ class Follower:
         self._last: JsonDict | None = None  # the position of the last frame
         self._state: GameState | None = None  # local store: the state after the last frame
         self._seats: list[int] | None = None
-        self._hands_key: Any = None
-        self._hand_view: JsonDict = {}
+        self._secrets_key: Any = None  # what the secrets were last read from
+        self._secrets_now: JsonDict = {}
         self._luck_at = -1
         self._luck_report: JsonDict = {}
         self.poll()
@@ -175,21 +192,38 @@ class Follower:
             self._add(position)
 
     def _secrets(self, state: GameState) -> JsonDict:
-        """The viewer's hands and missions, read through ``view`` when any hand or mission
-        has changed (rare: draws, trades, eliminations), else as before."""
-        key = tuple((tuple(p.hand), p.mission) for p in state.players)  # hands change in place
-        if key != self._hands_key or self._last is None:
-            self._hands_key = key
-            self._hand_view = secrets_of(view(state, self._seats))
-        return self._hand_view
+        """The viewer's secrets, read through ``view`` when what they are made of has changed,
+        else as before: a hand, a mission, an elimination (a mission's reading names who was
+        destroyed, and by whom) or what the family's hooks show the viewer of each seat."""
+        rs = ruleset_of(state)
+        seen = eyes(self._seats)
+        key = (
+            [(tuple(p.hand), p.mission, p.eliminated, p.eliminated_by) for p in state.players],
+            [union(rs.seat_view(state, i, s) for s in seen) for i in range(len(state.players))],
+        )
+        if key != self._secrets_key:
+            self._secrets_key = key
+            mine = view(state, self._seats)["players"]  # a mission's reading included
+            self._secrets_now = secrets_of(mine, players_view(state, None))
+        return self._secrets_now
 
     def _remote_frames(self, upto: int) -> None:
         for version in range(self.version + 1, upto + 1):
             v = self.backend.view(self.game_id, self.as_seat, at=version)
             position = position_of_view(v, self.ids)
-            if self.as_seat is None:
-                del position["h"]
+            if self.as_seat is not None:
+                position["h"] = self._remote_secrets(v, version)
             self._add(position)
+
+    def _remote_secrets(self, v: JsonDict, version: int) -> JsonDict:
+        """The viewer's secrets in its view ``v``; the spectator's view of the version is asked
+        for only when the viewer's view of the seats has changed (else they are as before)."""
+        key = seats_seen(v)
+        if key != self._secrets_key:
+            self._secrets_key = key
+            public = self.backend.view(self.game_id, None, at=version)
+            self._secrets_now = secrets_of(v["players"], public["players"])
+        return self._secrets_now
 
     # ----------------------------------------------------------------- what is sent
     def meta(self) -> JsonDict:

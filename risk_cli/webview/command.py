@@ -28,7 +28,10 @@ if TYPE_CHECKING:  # imported when the command runs: `risk --help` stays cheap
 
 @click.command()
 @game_argument
-@as_option("Look as this seat: its own hand and mission are shown (a spectator's view without).")
+@as_option(
+    "Look as this seat: its own hand, missions and other secrets are shown (a spectator's "
+    "view without)."
+)
 @click.option(
     "--port",
     type=click.IntRange(0, 65535),
@@ -74,10 +77,11 @@ def view(
     at any version (slider; keys ← → one event, ↑ ↓ one turn), the log beside it with the
     dice, the game's branch tree, a comparison of two versions, territories and armies per
     turn and the dice luck.  A game still being played is followed as it goes.  Without --as
-    (or RISK_SEAT) the page sees what a spectator sees; with it, that seat's own hand and
-    mission too.  --export -o FILE.html writes a finished game to one file that needs no
-    server and no network.  --json: the address as one line of JSON ({"game_id", "url"}), or
-    what was exported ({"game_id", "file", "versions"}).
+    (or RISK_SEAT) the page sees what a spectator sees; with it, that seat's own secrets too
+    (hand, missions, its rule family's), as `risk show --as` gives them.  --export -o
+    FILE.html writes a finished game to one file that needs no server and no network.
+    --json: the address as one line of JSON ({"game_id", "url"}), or what was exported
+    ({"game_id", "file", "versions"}).
     """
     from risk_cli.webview.bundle import Follower
 

@@ -182,15 +182,22 @@
     });
   }
 
+  // The viewer's own secrets (risk_cli/webview/bundle.py): its hand, its mission or missions
+  // and whatever else its rule family shows that seat only, each told as text.
+  var TOLD = { hand: true, mission: true, missions: true };
+
   function drawSecrets(v) {
     var secrets = S.frames[v - 1].secrets;
     var seats = secrets ? Object.keys(secrets) : [];
     $("secrets").hidden = seats.length === 0;
-    var hand = $("hand");
+    var hand = $("hand"), more = $("more-secrets");
     while (hand.firstChild) hand.removeChild(hand.firstChild);
+    while (more.firstChild) more.removeChild(more.firstChild);
     var missions = [];
     seats.forEach(function (seat) {
-      (secrets[seat].hand || []).forEach(function (c) {
+      var mine = secrets[seat];
+      var whose = seats.length > 1 ? name(+seat) + ": " : "";
+      (mine.hand || []).forEach(function (c) {
         var li = document.createElement("li");
         li.setAttribute("data-card", String(c.id));
         li.setAttribute("data-seat", seat);
@@ -198,13 +205,38 @@
           (c.symbol ? " · " + c.symbol : "") + (seats.length > 1 ? " (" + name(+seat) + ")" : "");
         hand.appendChild(li);
       });
-      var m = secrets[seat].mission;
-      if (m) missions.push((seats.length > 1 ? name(+seat) + ": " : "") + (m.text_en || m.id));
+      if (mine.mission) missions.push(whose + (mine.mission.text_en || mine.mission.id));
+      (mine.missions || []).forEach(function (m) {
+        missions.push(whose + (m && (m.text_en || m.id)));
+      });
+      Object.keys(mine).forEach(function (key) {
+        if (TOLD[key]) return;
+        var li = document.createElement("li");
+        li.setAttribute("data-secret", key);
+        li.setAttribute("data-seat", seat);
+        li.textContent = whose + key.replace(/_/g, " ") + ": " + told(mine[key]);
+        more.appendChild(li);
+      });
     });
     if (seats.length && !hand.firstChild) {
       var none = document.createElement("li"); none.textContent = "no cards"; hand.appendChild(none);
     }
-    $("mission").textContent = missions.length ? "Mission: " + missions.join("; ") : "";
+    $("mission").textContent = missions.length
+      ? (missions.length > 1 ? "Missions: " : "Mission: ") + missions.join("; ") : "";
+  }
+
+  // A family's value as text: territories by name, lists and tables item by item.
+  function told(value) {
+    if (value === null || value === undefined) return "-";
+    if (Array.isArray(value)) return value.length ? value.map(told).join(", ") : "none";
+    if (typeof value === "object") {
+      if ("text_en" in value) return String(value.text_en);
+      var keys = Object.keys(value);
+      return keys.length ? keys.map(function (k) {
+        return (S.meta.names[k] || k) + " " + told(value[k]);
+      }).join("; ") : "none";
+    }
+    return String(value);
   }
 
   function logLine(e, v) {
