@@ -8,6 +8,7 @@ runs it; its answers are read with ``urllib``.  tests/test_webview_browser.py dr
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -23,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner, Result
@@ -268,6 +270,24 @@ def test_only_get_only_the_family_only_the_host(games: Games) -> None:
             assert server.get(diff)[0] == 400, odd
         status, headers, _ = server.get("/")
         assert status == 200  # urllib follows the redirect to the game's page
+
+
+def test_every_method_but_get_is_405_with_allow(games: Games) -> None:
+    """The server is read-only: every other method, TRACE and names it does not know
+    included (they were 501), is 405 with `Allow: GET`, its body empty; HEAD too."""
+    methods = ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "CONNECT", "FOO")
+    with serving(games, games.finished) as server:
+        host, port = urlsplit(server.url).netloc.rsplit(":", 1)
+        for method in methods:
+            connection = http.client.HTTPConnection(host, int(port), timeout=20)
+            try:
+                connection.request(method, urlsplit(server.url).path)
+                reply = connection.getresponse()
+                assert (reply.status, reply.getheader("Allow")) == (405, "GET"), method
+                assert reply.read() == b"", method
+            finally:
+                connection.close()
+        assert server.get(f"/{games.finished}")[0] == 200
 
 
 def test_the_tree_and_the_luck_are_sent(games: Games) -> None:

@@ -11,7 +11,8 @@ What it answers, and nothing else (404 otherwise):
   version N, as the viewer sees them;
 * ``/_static/viewer.js`` and ``/_static/viewer.css`` — the page's own script and style.
 
-Other methods get 405.  A request whose ``Host`` is not the address served is refused (403):
+Any other method, whatever its name, gets 405 with ``Allow: GET`` (HEAD too: the page is read by
+GET).  A request whose ``Host`` is not the address served is refused (403):
 a web page elsewhere cannot then reach a loopback server by renaming its own host (DNS
 rebinding).  Requests are served one at a time, so the store is only ever used from one thread.
 """
@@ -175,14 +176,19 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def _refuse(self) -> None:
+    def parse_request(self) -> bool:
+        """Read-only: every method but GET is refused here (405), before ``http.server`` looks
+        for a ``do_`` method of its name, for it answers a name it finds none for (TRACE, or
+        any unknown) with 501."""
+        if not super().parse_request():
+            return False
+        if self.command == "GET":
+            return True
         self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
         self.send_header("Allow", "GET")
         self.send_header("Content-Length", "0")
         self.end_headers()
-
-    # Read-only: every other method is refused.
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _refuse
+        return False
 
 
 def _number(text: str) -> int | None:
