@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -288,6 +289,30 @@ def test_every_method_but_get_is_405_with_allow(games: Games) -> None:
             finally:
                 connection.close()
         assert server.get(f"/{games.finished}")[0] == 200
+
+
+def test_a_slow_client_holds_up_nobody_else(games: Games) -> None:
+    """Requests are served each in a thread of its own: a client that sends half a request,
+    or asks for a game's data and reads none of it, does not stop another client's request
+    from being answered at once (one at a time, it waited for their 10 s timeout)."""
+    with serving(games, games.finished) as server:
+        host, port = urlsplit(server.url).netloc.rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=30) as half:
+            half.sendall(f"GET /{games.finished} HTTP/1.1\r\nHost: {host}:".encode())
+            with socket.socket() as unread:
+                unread.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+                unread.connect((host, int(port)))
+                request = f"GET /{games.finished}/data.json HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                unread.sendall((request + "\r\n").encode())
+                started = time.monotonic()
+                for path in (f"/{games.finished}", f"/{games.finished}/data.json"):
+                    request = urllib.request.Request(server.root + path)
+                    with urllib.request.urlopen(request, timeout=5) as reply:
+                        assert reply.status == 200 and reply.read()
+                assert time.monotonic() - started < 5
+            # The half request is answered once it is whole.
+            half.sendall(f"{port}\r\n\r\n".encode())
+            assert half.recv(100).startswith(b"HTTP/1.0 200")
 
 
 def test_the_tree_and_the_luck_are_sent(games: Games) -> None:

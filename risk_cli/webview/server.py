@@ -1,4 +1,4 @@
-"""The viewer's HTTP server: Python's ``http.server``, one request at a time, GET only.
+"""The viewer's HTTP server: Python's ``http.server``, a thread per request, GET only.
 
 What it answers, and nothing else (404 otherwise):
 
@@ -14,16 +14,20 @@ What it answers, and nothing else (404 otherwise):
 Any other method, whatever its name, gets 405 with ``Allow: GET`` (HEAD too: the page is read by
 GET).  A request whose ``Host`` is not the address served is refused (403):
 a web page elsewhere cannot then reach a loopback server by renaming its own host (DNS
-rebinding).  Requests are served one at a time, so the store is only ever used from one thread.
+rebinding).  Each request has a thread of its own, but the answers are made one at a time
+(``ViewServer.lock``), so the followers and the store are only ever used by one thread at once;
+a client that sends its request or reads its answer slowly holds no lock, only its own thread,
+each of its reads and writes waiting at most ``Handler.timeout`` seconds.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, HTTPServer
-from typing import Any
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from risk_cli.webview import page
@@ -65,12 +69,21 @@ class Games:
         return self.followers[game_id]
 
 
-class ViewServer(HTTPServer):
-    """An ``HTTPServer`` that knows the games it serves and the hosts it answers to."""
+class ViewServer(ThreadingHTTPServer):
+    """An ``HTTPServer`` that knows the games it serves and the hosts it answers to.
+
+    Each request is read and answered in a thread of its own (daemon threads: Ctrl-C waits for
+    none), so a client that sends or reads slowly holds up nobody else.  The followers and the
+    backend underneath are not made to be used from several threads (a follower brings itself
+    up to date in place), so answers are made one at a time, under ``lock``: the request is
+    read before it is taken and the answer sent after it is let go."""
+
+    daemon_threads = True
 
     def __init__(self, address: tuple[str, int], games: Games) -> None:
         super().__init__(address, Handler)
         self.games = games
+        self.lock = threading.Lock()  # the games, their followers and the store
         host, port = self._address()
         names = {host, "localhost"} if host in ("127.0.0.1", "::1") else {host}
         if host in ("0.0.0.0", "::"):
@@ -95,11 +108,25 @@ class ViewServer(HTTPServer):
         return f"http://{shown}:{port}/{quote(self.games.game_id, safe='')}"
 
 
+class Answer(NamedTuple):
+    """A response, made whole before any of it is sent."""
+
+    status: HTTPStatus
+    body: bytes
+    kind: str = "text/plain"
+    location: str | None = None
+
+
+NOT_FOUND = Answer(HTTPStatus.NOT_FOUND, b"Not found.\n")
+
+
 class Handler(BaseHTTPRequestHandler):
     server: ViewServer
     server_version = "risk-view"
     sys_version = ""
-    timeout = 10  # seconds: a client that sends nothing cannot hold the server
+    # Seconds a read of the request or a write of the answer may wait: a client that sends
+    # nothing, or reads nothing, lets its thread go then.  (It never holds the data's lock.)
+    timeout = 10
 
     def log_message(self, format: str, *args: Any) -> None:
         return None  # quiet: the terminal shows the URL and nothing else
@@ -107,74 +134,66 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         host = self.headers.get("Host", "")
         if self.server.hosts and host not in self.server.hosts:
-            self._send(HTTPStatus.FORBIDDEN, b"Unknown host.\n", "text/plain")
+            self._send(Answer(HTTPStatus.FORBIDDEN, b"Unknown host.\n"))
             return
         parts = urlsplit(self.path)
-        query = parse_qs(parts.query)
-        path = parts.path
+        # The request was read whole before this; the answer is sent after the lock is let go.
+        with self.server.lock:
+            answer = self._answer(parts.path, parse_qs(parts.query))
+        self._send(answer)
+
+    def _answer(self, path: str, query: dict[str, list[str]]) -> Answer:
         try:
-            self._route(path, query)
+            return self._route(path, query)
         except Exception as e:  # a store that failed: say so, the server goes on
             from risk_core import RiskError
 
             if not isinstance(e, RiskError):
                 raise
             body = json.dumps({"error": {"code": e.code, "message": str(e)}}).encode()
-            self._send(HTTPStatus.INTERNAL_SERVER_ERROR, body, "application/json")
+            return Answer(HTTPStatus.INTERNAL_SERVER_ERROR, body, "application/json")
 
-    def _route(self, path: str, query: dict[str, list[str]]) -> None:
+    def _route(self, path: str, query: dict[str, list[str]]) -> Answer:
         games = self.server.games
         if path == "/":
-            self.send_response(HTTPStatus.FOUND)
-            self.send_header("Location", "/" + quote(games.game_id, safe=""))
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
+            return Answer(HTTPStatus.FOUND, b"", location="/" + quote(games.game_id, safe=""))
         if path.startswith("/_static/"):
             asset = page.asset(path.removeprefix("/_static/"))
-            if asset is None:
-                self._not_found()
-            else:
-                self._send(HTTPStatus.OK, asset[0], asset[1])
-            return
+            return NOT_FOUND if asset is None else Answer(HTTPStatus.OK, *asset)
         game_id, _, rest = unquote(path[1:]).partition("/")
         follower = games.get(game_id) if rest in ("", "data.json", "diff.json") else None
         if follower is None:
-            self._not_found()
-        elif rest == "diff.json":
+            return NOT_FOUND
+        if rest == "diff.json":
             other = games.get(query.get("with", [""])[0])
             at = _number(query.get("at", [""])[0])
             if other is None or at is None:
-                self._send(HTTPStatus.BAD_REQUEST, b'{"error": "with, at"}', "application/json")
-                return
+                return Answer(HTTPStatus.BAD_REQUEST, b'{"error": "with, at"}', "application/json")
             found = follower.compare(at, other)
-            self._send(HTTPStatus.OK, json.dumps(found).encode(), "application/json")
-        elif rest == "":
+            return Answer(HTTPStatus.OK, json.dumps(found).encode(), "application/json")
+        if rest == "":
             html = page.served(follower.game_id, follower.as_seat)
-            self._send(HTTPStatus.OK, html.encode(), "text/html; charset=utf-8")
-        else:
-            since = _number(query.get("since", ["0"])[0])
-            if since is None:
-                self._send(HTTPStatus.BAD_REQUEST, b'{"error": "since"}', "application/json")
-                return
-            follower.poll()
-            since = min(since, follower.version)
-            data = follower.since(since) if since else follower.bundle()
-            self._send(HTTPStatus.OK, json.dumps(data).encode(), "application/json")
+            return Answer(HTTPStatus.OK, html.encode(), "text/html; charset=utf-8")
+        since = _number(query.get("since", ["0"])[0])
+        if since is None:
+            return Answer(HTTPStatus.BAD_REQUEST, b'{"error": "since"}', "application/json")
+        follower.poll()
+        since = min(since, follower.version)
+        data = follower.since(since) if since else follower.bundle()
+        return Answer(HTTPStatus.OK, json.dumps(data).encode(), "application/json")
 
-    def _not_found(self) -> None:
-        self._send(HTTPStatus.NOT_FOUND, b"Not found.\n", "text/plain")
-
-    def _send(self, status: HTTPStatus, body: bytes, kind: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
+    def _send(self, answer: Answer) -> None:
+        self.send_response(answer.status)
+        if answer.location is not None:
+            self.send_header("Location", answer.location)
+        self.send_header("Content-Type", answer.kind)
+        self.send_header("Content-Length", str(len(answer.body)))
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        self.wfile.write(body)
+        self.wfile.write(answer.body)
 
     def parse_request(self) -> bool:
         """Read-only: every method but GET is refused here (405), before ``http.server`` looks
