@@ -339,6 +339,28 @@ def test_two_games_of_the_family_are_compared_as_risk_diff_does(games: Games) ->
     assert refused == 400
 
 
+def test_a_branch_is_compared_at_the_same_point_of_play(games: Games) -> None:
+    """diff.json lines the two games up as `risk diff --at` does: after as many moves, the
+    branch's own `branched` record left out.  A branch replaying its parent's commands with
+    the same dice is the same game at every point (it was compared at the same raw version,
+    one event behind), either way round; past a game's last move, its last version is used."""
+    games.risk("branch", games.other, "--at", "120", "--id", "again", "--replay-commands")
+    with serving(games, games.other) as server:
+        replies = [
+            json.loads(server.get(f"/{a}/diff.json?with={b}&at={at}")[2])
+            for a, b, at in ((games.other, "again", 200), ("again", games.other, 201))
+        ]
+        last = games.json("show", "again")["version"]
+        past = json.loads(server.get(f"/{games.other}/diff.json?with=again&at=99999")[2])
+    assert [(r["a"]["version"], r["b"]["version"], r["same"]) for r in replies] == [
+        (200, 201, True),
+        (201, 200, True),
+    ]
+    expected = games.json("diff", games.other, "again", "--at", "200")
+    assert replies[0] == expected
+    assert past["b"]["version"] == last and past["same"]
+
+
 def test_a_live_game_is_followed(games: Games) -> None:
     """issue 19: moves played while the page is open reach it (data.json?since=N)."""
     with serving(games, games.live) as server:

@@ -38,6 +38,7 @@ from risk_cli.backend import Backend, LocalBackend
 from risk_cli.common import named_seats, seats_named
 from risk_core import GameState, apply_in_place, load_board, replay, to_act
 from risk_core.engine import ruleset_of
+from risk_core.turns import aligned_version, moves_upto
 from risk_core.views import eyes, players_view, union, view
 from risk_service import GameService
 
@@ -285,20 +286,36 @@ class Follower:
         return self._luck_report
 
     def compare(self, at: int, other: Follower) -> JsonDict:
-        """`risk diff` of this game at version ``at`` and ``other`` at the same version (or
-        its last, if it has fewer), both as this viewer sees them."""
+        """`risk diff` of this game at version ``at`` and ``other`` at the same point of play
+        (``lined_up``: as `risk diff --at` lines them up), both as this viewer sees them."""
         from risk_service.history import diff_views
 
+        other.poll()  # a branch may be played while the page is open
         at = max(1, min(at, self.version))
-        other_at = max(1, min(at, other.version))
+        other_at = lined_up(self.types(), at, other.types())
         va = self.backend.view(self.game_id, self.as_seat, at=at)
         vb = other.backend.view(other.game_id, self.as_seat, at=other_at)
         found: JsonDict = msgspec.to_builtins(diff_views(self.game_id, va, other.game_id, vb))
         return found
 
+    def types(self) -> list[str]:
+        """Each event's type, in order (a branch's own records among them)."""
+        return [e["type"] for e in self.events]
+
     def bundle(self) -> JsonDict:
         """Everything, from the first version."""
         return {"meta": self.meta(), **self.since(0)}
+
+
+def lined_up(types_a: Sequence[str], at: int, types_b: Sequence[str]) -> int:
+    """Game B's version at the same point of play as game A's version ``at``: after as many
+    moves of the game, the branches' own records (``branched`` and its dice) left out
+    (``risk_core.turns.line_up``, as `risk diff --at`); B's last version if it has not played
+    that far."""
+    moves = moves_upto(types_a, at)
+    if moves_upto(types_b, len(types_b)) < moves:
+        return len(types_b)
+    return aligned_version(types_b, moves)
 
 
 def ruleset_of_phase(rules: str, phase: str) -> str:

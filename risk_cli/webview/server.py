@@ -7,8 +7,8 @@ What it answers, and nothing else (404 otherwise):
   ``risk view`` and the games of its family in the same store (the branch tree links them);
 * ``/GAME/data.json`` (``?since=N``: only what came after version N) — the page's data, as the
   viewer may see it (``risk_cli.webview.bundle``);
-* ``/GAME/diff.json?with=OTHER&at=N`` — `risk diff` of GAME and OTHER (of the family) at
-  version N, as the viewer sees them;
+* ``/GAME/diff.json?with=OTHER&at=N`` — `risk diff` of GAME at version N and OTHER (of the
+  family) at the same point of play (``bundle.lined_up``), as the viewer sees them;
 * ``/_static/viewer.js`` and ``/_static/viewer.css`` — the page's own script and style.
 
 Any other method, whatever its name, gets 405 with ``Allow: GET`` (HEAD too: the page is read by

@@ -302,7 +302,8 @@
       var compare = document.createElement("button");
       compare.className = "compare";
       compare.textContent = "compare";
-      compare.title = "Compare this game at the version shown with " + node.game_id;
+      compare.title = "Compare this game at the version shown with " + node.game_id +
+        " at the same point of play";
       compare.onclick = function () { compareWith(node.game_id); };
       li.appendChild(document.createTextNode(" "));
       li.appendChild(compare);
@@ -346,7 +347,8 @@
     });
   }
 
-  // `risk diff` of this game at the version shown and another game of its family (server).
+  // `risk diff --at` of this game at the version shown and another game of its family, lined
+  // up at the same point of play (server).
   function compareWith(other) {
     var url = "/" + encodeURIComponent(config.game_id) + "/diff.json?with=" +
       encodeURIComponent(other) + "&at=" + S.current;
