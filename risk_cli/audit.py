@@ -104,8 +104,8 @@ def audit_text(report: AuditReport, *, source: str | None) -> str:
     what = f"game {report.game_id}" + (f" from {source}" if source else "")
     verdict = "PASSED" if report.ok else "FAILED"
     lines = [
-        f"Audit of {what} ({report.ruleset}, {report.events} events, "
-        f"{report.commands} commands): {verdict}"
+        f"Audit of {what} ({report.ruleset}, {render.plural(report.events, 'event')}, "
+        f"{render.plural(report.commands, 'command')}): {verdict}"
     ]
     for c in report.checks:
         lines.append(f"  {'ok  ' if c.ok else 'FAIL'}  {c.name:<11} {c.detail}")
@@ -179,7 +179,8 @@ def export(app: App, game_id: str, output: Path | None, as_json: bool) -> None:
         echo_json({"game_id": game_id, "file": str(output), **msgspec.to_builtins(header)})
         return
     click.echo(
-        f"Exported game {game_id} ({header.events} events, {records} records) to {output}; "
+        f"Exported game {game_id} ({render.plural(header.events, 'event')}, "
+        f"{render.plural(records, 'record')}) to {output}; "
         f"digest {header.digest}."
     )
 
@@ -233,8 +234,8 @@ def import_(app: App, path: Path, new_id: str | None, as_json: bool) -> None:
         )
         return
     click.echo(
-        f"Imported game {imported.game_id} ({imported.events} events, {imported.records} "
-        "records); its audit passed."
+        f"Imported game {imported.game_id} ({render.plural(imported.events, 'event')}, "
+        f"{render.plural(imported.records, 'record')}); its audit passed."
     )
     names = render.Names(load_board(imported.state.board), v["players"])
     click.echo(render.status_line(v, names))

@@ -111,7 +111,8 @@ def demo(
     won = render.event_line(
         visible_event(next(e for e in reversed(events) if isinstance(e, GameWon)), None), names
     )
-    click.echo(f"{won}\nThe game took {state.turn} turns and {len(events)} events.\n")
+    took = f"{render.plural(state.turn, 'turn')} and {render.plural(len(events), 'event')}"
+    click.echo(f"{won}\nThe game took {took}.\n")
     click.echo(render.standings_text(v))
     if app.keeps_nothing():
         click.echo(f"\nGame id: {game_id} (a memory:// store keeps nothing after this command).")

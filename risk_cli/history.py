@@ -156,7 +156,8 @@ def replay(
         if upto is not None:  # the events were cut at --to: it is the range that is empty
             raise RiskError("bad_version", f"--from {start} is after --to {upto}: nothing to show.")
         raise RiskError(
-            "bad_version", f"Game {game_id} has {len(events)} events: no version {start}."
+            "bad_version",
+            f"Game {game_id} has {render.plural(len(events), 'event')}: no version {start}.",
         )
     seats = viewer_seats(final, as_seat)
     if by == "turn":
@@ -537,7 +538,7 @@ def tree(app: App, game_id: str, as_json: bool) -> None:
 def _tree_lines(node: history.Node, marked: str, lead: str, indent: str) -> list[str]:
     where = "root" if node.at is None else f"after version {node.at}"
     if node.in_store:
-        about = f"{where}, {node.version} events, {node.phase}"
+        about = f"{where}, {render.plural(node.version or 0, 'event')}, {node.phase}"
     else:
         about = f"{where}, not in this store"
     mark = "   ◀ this game" if node.game_id == marked else ""
@@ -612,7 +613,7 @@ def diff(
     if result.same:
         click.echo(f"No difference between {title}.")
         return
-    click.echo(f"{title}: {len(result.differences)} differences")
+    click.echo(f"{title}: {render.plural(len(result.differences), 'difference')}")
     names = render.Names(load_board(va["board"]), va["players"])
     for d in result.differences:
         click.echo("  " + _difference_line(d, names))
@@ -714,7 +715,7 @@ def stats(app: App, game_id: str, upto: int | None, turn: int | None, as_json: b
         echo_json(msgspec.to_builtins(report))
         return
     left_out = f"; {report.scripted} with scripted dice left out" if report.scripted else ""
-    battles = f"{report.battles} battles{left_out}"
+    battles = f"{render.plural(report.battles, 'battle')}{left_out}"
     click.echo(f"Dice luck in game {game_id} (version {report.version}, {battles})")
     click.echo(
         f"  {'player':<16}{'attacks':>8}{'defences':>9}{'dice':>6}{'losses':>8}"

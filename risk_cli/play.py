@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from risk_cli.render import plural
 from risk_core import Event, GameState, RiskError, apply_in_place, bots, to_act
 
 if TYPE_CHECKING:  # `risk show` imports this module (a family's verbs) but never the store
@@ -17,6 +18,14 @@ if TYPE_CHECKING:  # `risk show` imports this module (a family's verbs) but neve
 
 # One seat's turn is a few dozen commands; this many means a bot that cannot finish its turn.
 MAX_COMMANDS_PER_CALL = 10_000
+
+
+def turn_limit(game_id: str, max_turns: int) -> RiskError:
+    return RiskError(
+        "turn_limit",
+        f"Game {game_id} did not end within {plural(max_turns, 'turn')}; it is stored as it "
+        f"stands (risk show {game_id}).",
+    )
 
 
 def step(
@@ -55,11 +64,7 @@ def play_game(
     turn = state.turn
     while state.phase != "over":
         if state.turn > max_turns:
-            raise RiskError(
-                "turn_limit",
-                f"Game {game_id} did not end within {max_turns} turns; it is stored as it "
-                f"stands (risk show {game_id}).",
-            )
+            raise turn_limit(game_id, max_turns)
         step(service, game_id, state, level=level, seed=seed)
         if state.turn != turn:
             turn = state.turn
@@ -88,11 +93,7 @@ def play_all(
         if seat is None or seat == stop_at_seat:
             break
         if state.turn > max_turns:
-            raise RiskError(
-                "turn_limit",
-                f"Game {game_id} did not end within {max_turns} turns; it is stored as it "
-                f"stands (risk show {game_id}).",
-            )
+            raise turn_limit(game_id, max_turns)
         played += step(service, game_id, state, level=level, seed=seed)
         moves += 1
         on_move(state)

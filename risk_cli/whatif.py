@@ -30,6 +30,7 @@ from tqdm import tqdm  # type: ignore[import-untyped]  # no stubs shipped
 
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
 from risk_cli.games import Version, parse_seed
+from risk_cli.render import plural
 from risk_cli.turns import position as at_or_turn
 from risk_cli.turns import turn_option
 from risk_core import GameState, RiskError, encode, ruleset_of
@@ -236,14 +237,16 @@ def print_summary(summary: Summary, turns: int | None, max_turns: int) -> None:
         interval = f"[{pct(s.win.low)}, {pct(s.win.high)}]"
         click.echo(f"  {s.name:<16}{pct(s.win.p):>7}  {interval:<17}{pct(s.eliminated.p):>11}")
     ended = f"{summary.won} ended with a winner"
-    if summary.stopped:
-        ended += f", {summary.stopped} still going after {turns} turns"
+    if summary.stopped and turns is not None:  # only --turns stops a future before its end
+        ended += f", {summary.stopped} still going after {plural(turns, 'turn')}"
     if summary.capped:
-        ended += f", {summary.capped} undecided after {max_turns} turns"
+        ended += f", {summary.capped} undecided after {plural(max_turns, 'turn')}"
     click.echo(f"Futures: {ended}; {summary.mean_turns:.1f} turns on average.")
     if turns is None:
         return
-    click.echo(f"After {turns} turns: mean (quartiles) of each seat's territories and armies")
+    click.echo(
+        f"After {plural(turns, 'turn')}: mean (quartiles) of each seat's territories and armies"
+    )
     for s in summary.seats:
         assert s.territories is not None and s.armies is not None
         click.echo(
@@ -385,18 +388,20 @@ def simulate(
         )
         return
     who = "" if plan.viewer is None else f", as {names[plan.viewer]}"
-    within = "" if turns is None else f", within {turns} turns"  # the shares are of those
+    within = "" if turns is None else f", within {plural(turns, 'turn')}"  # the shares are of those
     click.echo(
-        f"{runs} futures of game {game_id} at version {plan.at} "
+        f"{plural(runs, 'future')} of game {game_id} at version {plan.at} "
         f"({level} bots, seed {setup.seed}{who}){within}:"
     )
     print_summary(summary, turns, max_turns)
     if kept:
-        click.echo(f"Kept {len(kept)} surprising futures as branches (risk replay/audit/show):")
+        click.echo(
+            f"Kept {plural(len(kept), 'surprising future')} as branches (risk replay/audit/show):"
+        )
         for k in kept:
             click.echo(
                 f"  {k.game_id}  run {k.run}: {side_text(k.winners, names)} "
-                f"({pct(k.share)} of futures ended so), {k.version} events"
+                f"({pct(k.share)} of futures ended so), {plural(k.version, 'event')}"
             )
 
 
@@ -477,7 +482,7 @@ def compare(
         )
         return
     click.echo(
-        f"{runs} futures each of {a} (version {plan_a.at}) and {b} (version {plan_b.at}) "
+        f"{plural(runs, 'future')} each of {a} (version {plan_a.at}) and {b} (version {plan_b.at}) "
         f"({level} bots, seed {setup.seed}):"
     )
     click.echo(f"  {'player':<16}{'A wins':>8}{'B wins':>8}{'A - B':>9}{'z':>7}  significant")

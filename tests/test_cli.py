@@ -404,6 +404,7 @@ def test_demo_text(risk: Run) -> None:
 def test_demo_turn_limit(risk: Run) -> None:
     err = error(risk, "demo", "--max-turns", "2")
     assert "did not end within 2 turns" in err and err.endswith("[turn_limit]\n")
+    assert "did not end within 1 turn;" in error(risk, "demo", "--max-turns", "1")
 
 
 # --------------------------------------------------------------------------- help

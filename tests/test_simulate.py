@@ -430,6 +430,19 @@ def test_text_report(risk: Run, game: str) -> None:
     assert "95% interval" in text and "After 2 turns" in text and "Cy" in text
 
 
+def test_text_report_counts_agree(risk: Run, game: str) -> None:
+    """The report's counts agree with their nouns: one future, within one turn, one kept
+    (it said "1 futures", "within 1 turns")."""
+    args = ("--runs", "1", "--seed", "9", "--turns", "1", "--keep", "1")
+    text = risk("simulate", game, *args).stdout
+    version = out(risk, "show", game)["version"]
+    assert text.startswith(
+        f"1 future of game g at version {version} (greedy bots, seed 9), within 1 turn:"
+    )
+    assert "After 1 turn: " in text and "after 1 turn;" in text
+    assert "Kept 1 surprising future as branches" in text
+
+
 def test_random_seed_is_reported(risk: Run, game: str) -> None:
     """issue 18: without --seed one is drawn and printed; given back, it repeats the report."""
     first = out(risk, "simulate", game, "--runs", "3", "--turns", "1")

@@ -100,6 +100,7 @@ def view(
 
 
 def _export(follower: Follower, as_seat: str | None, output: Path, as_json: bool) -> None:
+    from risk_cli.render import plural
     from risk_cli.webview import page
 
     if not follower.over:
@@ -112,7 +113,8 @@ def _export(follower: Follower, as_seat: str | None, output: Path, as_json: bool
     if as_json:
         echo_json({"game_id": follower.game_id, "file": str(output), "versions": follower.version})
     else:
-        click.echo(f"Game {follower.game_id} ({follower.version} versions) written to {output}.")
+        versions = plural(follower.version, "version")
+        click.echo(f"Game {follower.game_id} ({versions}) written to {output}.")
 
 
 def _serve(

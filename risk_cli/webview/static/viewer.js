@@ -296,7 +296,7 @@
     label.textContent = node.game_id;
     li.appendChild(label);
     var about = node.at === null ? "root" : "branched after version " + node.at;
-    about += node.in_store ? ", " + node.version + " events, " + node.phase : ", not in this store";
+    about += node.in_store ? ", " + plural(node.version, "event") + ", " + node.phase : ", not in this store";
     li.appendChild(document.createTextNode(" (" + about + ")" + (here ? " ◀ this game" : "")));
     if (!here && node.in_store && !embedded) {
       var compare = document.createElement("button");
@@ -337,7 +337,7 @@
     });
     var head = document.createElement("li");
     head.textContent = "Version " + S.marked + " → version " + v + ": " +
-      (lines.length ? lines.length + " differences" : "no difference");
+      (lines.length ? plural(lines.length, "difference") : "no difference");
     box.appendChild(head);
     lines.forEach(function (l) {
       var li = document.createElement("li");
@@ -361,7 +361,7 @@
       head.setAttribute("data-compared", d.b.game_id);
       head.textContent = d.a.game_id + " (version " + d.a.version + ") and " + d.b.game_id +
         " (version " + d.b.version + "): " +
-        (d.same ? "no difference" : d.differences.length + " differences");
+        (d.same ? "no difference" : plural(d.differences.length, "difference"));
       box.appendChild(head);
       d.differences.forEach(function (x) {
         var li = document.createElement("li");
@@ -373,6 +373,8 @@
       });
     });
   }
+
+  function plural(n, one) { return n + " " + one + (n === 1 ? "" : "s"); }
 
   function shown(value) {
     if (value === null || value === undefined) return "-";
