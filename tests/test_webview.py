@@ -437,6 +437,25 @@ def test_a_taken_port_is_a_clear_error(games: Games) -> None:
     assert "[unknown_seat]" in games.risk("view", games.finished, "--as", "Zed", code=1).stderr
 
 
+def test_a_bad_host_is_a_clear_error(games: Games) -> None:
+    """`risk view --host` naming no address of this machine is `bad_host`, saying so and
+    naming --host (it was `port_unavailable`, hinting at --port 0); an IPv6 address is
+    listened on (it was refused: the server listened on IPv4 only)."""
+    for host in ("999.1.1.1", "203.0.113.7", ""):
+        said = games.risk("view", games.finished, "--host", host, "--port", "0", code=1).stderr
+        assert "[bad_host]" in said and "--host" in said and "--port" not in said, host
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return  # no IPv6 loopback here
+    for host in ("::1", "[::1]"):
+        with serving(games, games.finished, "--host", host) as server:
+            assert server.url.startswith("http://[::1]:")
+            assert server.get(f"/{games.finished}")[0] == 200
+            assert server.get(f"/{games.finished}", Host="evil.example")[0] == 403
+
+
 def test_through_the_service_a_seat_sees_its_own_and_follows_moves(
     redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

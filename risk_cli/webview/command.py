@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import json
 import webbrowser
 from collections.abc import Callable
@@ -43,7 +42,8 @@ if TYPE_CHECKING:  # imported when the command runs: `risk --help` stays cheap
     "--host",
     default="127.0.0.1",
     show_default=True,
-    help="The address to listen on: loopback unless you name another.",
+    help="The address of this machine to listen on (IPv4, IPv6 or a name; 0.0.0.0 or :: for "
+    "every one): loopback unless you name another.",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in your web browser.")
 @click.option(
@@ -125,26 +125,20 @@ def _serve(
     open_browser: bool,
     as_json: bool,
 ) -> None:
-    from risk_cli.webview.server import Games, ViewServer
+    from risk_cli.webview.server import Games, ViewServer, listen_address, listen_error
 
+    family, address = listen_address(host)  # before the game is read: a bad one fails at once
     games = Games(follow, game_id)
     try:
-        server = ViewServer((host, port), games)
+        server = ViewServer((address, port), games, family, host)
     except OSError as e:
-        reason = "it is in use" if e.errno == errno.EADDRINUSE else e.strerror or str(e)
-        raise RiskError(
-            "port_unavailable",
-            f"Cannot listen on {host}:{port}: {reason} (try --port 0 for any free port).",
-        ) from None
+        raise listen_error(address, port, e) from None
     if as_json:  # one line: a script reads it while the server goes on
         click.echo(json.dumps({"game_id": game_id, "url": server.url}))
     else:
         click.echo(f"Serving game {game_id} at {server.url} (Ctrl-C to stop).")
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo(
-            f"Listening on {host}, not only on this machine: whoever reaches it sees the page.",
-            err=True,
-        )
+    if not server.loopback:
+        click.echo(f"Listening on {server.where}: whoever reaches it sees the page.", err=True)
     if open_browser:
         webbrowser.open(server.url)
     try:

@@ -12,9 +12,9 @@ What it answers, and nothing else (404 otherwise):
 * ``/_static/viewer.js`` and ``/_static/viewer.css`` — the page's own script and style.
 
 Any other method, whatever its name, gets 405 with ``Allow: GET`` (HEAD too: the page is read by
-GET).  A request whose ``Host`` is not the address served is refused (403):
-a web page elsewhere cannot then reach a loopback server by renaming its own host (DNS
-rebinding).  Each request has a thread of its own, but the answers are made one at a time
+GET).  A request whose ``Host`` is not the address served (or the name ``--host`` gave) is
+refused (403): a web page elsewhere cannot then reach a loopback server by renaming its own
+host (DNS rebinding).  Each request has a thread of its own, but the answers are made one at a time
 (``ViewServer.lock``), so the followers and the store are only ever used by one thread at once;
 a client that sends its request or reads its answer slowly holds no lock, only its own thread,
 each of its reads and writes waiting at most ``Handler.timeout`` seconds.
@@ -22,7 +22,10 @@ each of its reads and writes waiting at most ``Handler.timeout`` seconds.
 
 from __future__ import annotations
 
+import errno
+import ipaddress
 import json
+import socket
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
@@ -32,6 +35,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from risk_cli.webview import page
 from risk_cli.webview.bundle import Follower
+from risk_core import RiskError
 
 JsonDict = dict[str, Any]
 # No script, style or connection from anywhere but this server; nothing may frame the page.
@@ -80,15 +84,39 @@ class ViewServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, address: tuple[str, int], games: Games) -> None:
+    def __init__(
+        self,
+        address: tuple[str, int],
+        games: Games,
+        family: socket.AddressFamily = socket.AF_INET,
+        named: str | None = None,
+    ) -> None:
+        """Listen on ``address`` (of ``family``: ``listen_address``); ``named`` is the name
+        the address was given by, which the ``Host`` of a request may then say too."""
+        self.address_family = family
         super().__init__(address, Handler)
         self.games = games
         self.lock = threading.Lock()  # the games, their followers and the store
         host, port = self._address()
-        names = {host, "localhost"} if host in ("127.0.0.1", "::1") else {host}
-        if host in ("0.0.0.0", "::"):
+        names = {host} | ({named} if named else set())
+        if self.loopback:
+            names.add("localhost")
+        if ipaddress.ip_address(host).is_unspecified:
             names = set()  # listening everywhere, as asked: any Host is accepted
         self.hosts = {f"{n}:{port}" for n in names} | {f"[{n}]:{port}" for n in names}
+
+    @property
+    def loopback(self) -> bool:
+        """Whether only this machine can reach the server."""
+        return ipaddress.ip_address(self._address()[0]).is_loopback
+
+    @property
+    def where(self) -> str:
+        """Where the server listens, as the terminal says it when it is not loopback."""
+        host = self._address()[0]
+        if ipaddress.ip_address(host).is_unspecified:
+            return f"every address of this machine ({host})"
+        return f"{host}, not only on this machine"
 
     def _address(self) -> tuple[str, int]:
         host, port = self.server_address[:2]
@@ -104,8 +132,57 @@ class ViewServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self._address()
-        shown = "127.0.0.1" if host == "0.0.0.0" else f"[{host}]" if ":" in host else host
+        # Listening everywhere, the page is at this machine's loopback address too.
+        shown = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+        shown = f"[{shown}]" if ":" in shown else shown
         return f"http://{shown}:{port}/{quote(self.games.game_id, safe='')}"
+
+
+def listen_address(host: str) -> tuple[socket.AddressFamily, str]:
+    """The address family and the numeric address ``--host`` names: an IPv4 or IPv6 address
+    (``[::1]`` as well as ``::1``), or a name, looked up (its first IPv4 address, else its
+    first IPv6).  ``bad_host`` for none, or a name that cannot be looked up."""
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not bare:
+        raise RiskError(
+            "bad_host",
+            "--host names the address to listen on: 127.0.0.1 (this machine only, the "
+            "default), or 0.0.0.0 or :: (every address of this machine).",
+        )
+    try:
+        found = socket.getaddrinfo(bare, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        reason = e.strerror if isinstance(e, socket.gaierror) else str(e)
+        raise RiskError(
+            "bad_host",
+            f"Cannot listen on {host}: it is not an address, nor a name this machine can look "
+            f"up ({reason}); --host takes an address of this machine, such as 127.0.0.1.",
+        ) from None
+    ipv4 = [a for a in found if a[0] == socket.AF_INET]
+    family, _, _, _, address = (ipv4 or found)[0]
+    return family, str(address[0])
+
+
+def listen_error(host: str, port: int, e: OSError) -> RiskError:
+    """What an address that cannot be listened on is: a port in use or refused
+    (``port_unavailable``), or an address that is not this machine's (``bad_host``)."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    if e.errno == errno.EADDRNOTAVAIL:
+        return RiskError(
+            "bad_host",
+            f"Cannot listen on {where}: {host} is not an address of this machine (--host takes "
+            "one of its addresses, such as 127.0.0.1).",
+        )
+    if e.errno == errno.EADDRINUSE:
+        reason = "it is in use"
+    elif e.errno == errno.EACCES:
+        reason = "permission denied (a port below 1024 needs privileges)"
+    else:
+        reason = e.strerror or str(e)
+    return RiskError(
+        "port_unavailable",
+        f"Cannot listen on {where}: {reason} (try --port 0 for any free port).",
+    )
 
 
 class Answer(NamedTuple):
@@ -146,8 +223,6 @@ class Handler(BaseHTTPRequestHandler):
         try:
             return self._route(path, query)
         except Exception as e:  # a store that failed: say so, the server goes on
-            from risk_core import RiskError
-
             if not isinstance(e, RiskError):
                 raise
             body = json.dumps({"error": {"code": e.code, "message": str(e)}}).encode()
