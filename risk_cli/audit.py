@@ -213,7 +213,8 @@ def import_(app: App, path: Path, new_id: str | None, as_json: bool) -> None:
 
     The header, the digest, every line and an audit of the whole history must pass; then the
     game is stored in one write.  Otherwise nothing is written and the error says why
-    [bad_export] (or [version_mismatch] for other rules or board data).
+    [bad_export] (or [version_mismatch] for other rules or board data).  A branch's export
+    is imported after its parent's [parent_missing], and is checked against it.
     """
     with open_input(path) as f:
         total = read_header(f).events  # a foreign file is refused before a store is opened

@@ -19,7 +19,8 @@ board versions, and an audit that re-executes the history; the game is written a
 goes, in one atomic write that is rolled back unless every check passes.  Any problem with the
 file is ``RiskError("bad_export")`` (``version_mismatch`` for other rules or board data).  A
 header naming another game than the one its events were played as is ``game_id_mismatch``
-unless the importer names the copy (``game_id=``).
+unless the importer names the copy (``game_id=``).  A branch's file is imported only where its
+parent is stored (``parent_missing``), and its copied events are compared with the parent's.
 
 Files are streamed, never held whole: an export is written a record at a time (the body to a
 spooled temporary file, as the header that comes first holds its digest), and a file is read
@@ -180,6 +181,7 @@ class ExportReader:
         self._body_digest: str | None = None  # found by ``check``
         self.records_count = 0
         self.branch = False  # whether a ``branched`` event is among the records
+        self.branched: Branched | None = None  # the last one: the file's own branch point
         self.started: GameStarted | None = None
         # The first line not as ``write_export`` writes it, described (found by ``check``).
         self.unlike_export: str | None = None
@@ -212,7 +214,9 @@ class ExportReader:
             # duplicate or unknown keys), so that the digest and the audit speak of its bytes.
             unlike = unlike or _unlike(n, line, risk_core.encode(record))
             records.add(n, record)
-            self.branch = self.branch or any(isinstance(e, Branched) for e in record.events)
+            points = [e for e in record.events if isinstance(e, Branched)]
+            self.branch = self.branch or bool(points)
+            self.branched = points[-1] if points else self.branched
         digest_ok = read.digest() == self.header.digest
         if require_digest and not digest_ok:
             raise _bad(
@@ -473,6 +477,7 @@ def import_game(
         raise ServiceError(
             "game_exists", f"There is already a game '{target}' in {service.store_url}."
         )
+    _check_parent(service, reader, target)
     assert reader.started is not None  # check() found it
     if versions.mismatch(reader.started) is None:
         # The usual case: the audit writes what it checks, in the write's one transaction.
@@ -526,21 +531,53 @@ def import_game(
     )
 
 
-def _import_parent(service: GameService, target: str) -> ParentEvents:
+def _import_parent(service: GameService, target: str, *, one_pass: bool = False) -> ParentEvents:
     """``store_parent`` for an import stored as ``target``: a branch of a game of that name
     (its own file names each game it descends from) is refused, where it would be stored
-    as its own ancestor."""
+    as its own ancestor.  ``one_pass``: a parent the store lacks ends the one-pass import,
+    as only the file's check knows whether it is the file's own parent (``_check_parent``)."""
     compare = store_parent(service)
 
     def parent_events(parent: str, n: int) -> Iterable[risk_core.Event] | None:
         if parent == target:
-            raise _bad(
-                f"it is a branch of {parent!r} (after its version {n}): a game cannot be "
-                "stored under the name of a game it branches from; import it with another --id"
-            )
-        return compare(parent, n)
+            raise _stored_as_ancestor(parent, n)
+        theirs = compare(parent, n)
+        if theirs is None and one_pass:
+            raise _Undo
+        return theirs
 
     return parent_events
+
+
+def _stored_as_ancestor(parent: str, n: int) -> RiskError:
+    return _bad(
+        f"it is a branch of {parent!r} (after its version {n}): a game cannot be "
+        "stored under the name of a game it branches from; import it with another --id"
+    )
+
+
+def _check_parent(service: GameService, reader: ExportReader, target: str) -> None:
+    """A branch's file is imported into a store that holds its parent (``parent_missing``).
+
+    The file holds the events it copies from its parent, and the audit re-executes them, but
+    the branch names its parent by id: imported alone, it would hang from whatever game of
+    that name the store gets later (``risk tree``), and its audit there would compare it with
+    that game and fail.  With the parent in the store the audit compares the copy at once.
+    Only the file's own branch point is required (its latest ``branched`` event): its parent
+    holds the earlier ones."""
+    point = reader.branched
+    if point is None:
+        return
+    if point.parent == target:
+        raise _stored_as_ancestor(point.parent, point.version)
+    if not _exists(service, point.parent):
+        raise RiskError(
+            "parent_missing",
+            f"This file is a branch of game {point.parent!r} (after its version "
+            f"{point.version}), which {service.store_url} does not hold: import "
+            f"{point.parent}'s export first (`risk export {point.parent}` where it is "
+            "stored), then this one; a branch is checked against its parent.",
+        )
 
 
 class _Undo(Exception):
@@ -580,7 +617,7 @@ def _import_in_one_pass(
                 game_id=named,
                 sink=writer,
                 progress=told,
-                parent_events=_import_parent(service, target),
+                parent_events=_import_parent(service, target, one_pass=True),
             )
             if report is None or not report.ok or not single.checks_out(first, report.events):
                 raise _Undo

@@ -530,12 +530,11 @@ def test_writing_into_a_folder_that_does_not_exist_is_a_usage_error(
 def test_a_branch_imported_beside_another_game_of_its_parents_name_is_refused(
     risk: Run, game: str, tmp_path: Path
 ) -> None:
-    """ENG-01: importing a branch's export audits its copied events against the parent when
-    a game of the parent's name is in the store: an unrelated game of that name refuses the
-    import (`bad_export`, nothing stored) where the branch used to be hung on it, and so does
-    one with fewer events than the branch copies, or storing the branch under its parent's
-    name; without one the branch is imported alone, and beside its true parent it checks
-    out."""
+    """ENG-01: importing a branch's export audits its copied events against the parent in
+    the store: an unrelated game of the parent's name refuses the import (`bad_export`,
+    nothing stored) where the branch used to be hung on it, and so does one with fewer events
+    than the branch copies, or storing the branch under its parent's name; without a game of
+    that name the import is `parent_missing` (below); beside its true parent it checks out."""
     risk("branch", game, "--at", "100", "--id", "b1")
     branch_file, other_file = tmp_path / "b1.jsonl", tmp_path / "other.jsonl"
     risk("export", "b1", "-o", str(branch_file))
@@ -546,8 +545,6 @@ def test_a_branch_imported_beside_another_game_of_its_parents_name_is_refused(
     said = error(risk, "--store", elsewhere, "import", str(branch_file))
     assert "[bad_export]" in said and "parent" in said
     assert [g["game_id"] for g in out(risk, "--store", elsewhere, "games")] == [game]
-    alone = f"sqlite:///{tmp_path / 'alone.db'}"
-    assert out(risk, "--store", alone, "import", str(branch_file))["game_id"] == "b1"
     # A game of that name with the parent's opening but fewer events than the branch copies
     # is no parent either (a game never loses events).
     short = f"sqlite:///{tmp_path / 'short.db'}"
@@ -555,10 +552,45 @@ def test_a_branch_imported_beside_another_game_of_its_parents_name_is_refused(
     said = error(risk, "--store", short, "import", str(branch_file))
     assert "[bad_export]" in said and "fewer than the 100 the branch copies" in said
     # Nor may the branch take its parent's name: it would be stored as its own ancestor.
+    alone = f"sqlite:///{tmp_path / 'alone.db'}"
     said = error(risk, "--store", alone, "import", str(branch_file), "--id", game)
     assert "[bad_export]" in said and "under the name of a game it branches from" in said
-    assert [g["game_id"] for g in out(risk, "--store", alone, "games")] == ["b1"]
     twin = f"sqlite:///{tmp_path / 'twin.db'}"
     risk("export", game, "-o", str(tmp_path / "parent.jsonl"))
     risk("--store", twin, "import", str(tmp_path / "parent.jsonl"))
     assert out(risk, "--store", twin, "import", str(branch_file))["game_id"] == "b1"
+
+
+def test_a_branch_is_imported_after_its_parent(risk: Run, game: str, tmp_path: Path) -> None:
+    """ENG-01: a branch's export imported into a store without its parent is refused
+    (`parent_missing`, naming the parent; nothing stored, not even a store --create started),
+    where it used to be stored alone and fail its audit once another game took the parent's
+    name.  After the parent it is imported and audited against it; a branch of that branch
+    needs only its own parent, and is checked against each game it descends from."""
+    risk("branch", game, "--at", "100", "--id", "b1", "--dice", "reseed", "--seed", "4")
+    risk("bot", "b1", "--all")
+    risk("branch", "b1", "--at", "150", "--id", "b2")
+    files = {}
+    for gid in (game, "b1", "b2"):
+        files[gid] = str(tmp_path / f"{gid}.jsonl")
+        risk("export", gid, "-o", files[gid])
+    fresh = tmp_path / "fresh.db"
+    store = f"sqlite:///{fresh}"
+    said = error(risk, "--store", store, "import", files["b1"])
+    assert "[parent_missing]" in said and f"branch of game '{game}'" in said
+    assert f"import {game}'s export first" in said and not fresh.exists()
+    for gid, parent in (("b1", game), ("b2", "b1")):
+        said = json.loads(error(risk, "--store", store, "import", files[gid], "--json"))
+        assert said["error"]["code"] == "parent_missing", gid
+        assert f"'{parent}'" in said["error"]["message"], gid
+        risk("--store", store, "import", files[parent])
+    assert out(risk, "--store", store, "import", files["b2"])["game_id"] == "b2"
+    report = out(risk, "--store", store, "audit", "b2")
+    parents = [c["detail"] for c in report["checks"] if c["name"] == "parent"]
+    assert parents == [
+        f"the first 100 events are {game}'s",
+        "the first 150 events are b1's",
+    ]
+    # The parent's name is now taken: no other game can be stored under it.
+    said = error(risk, "--store", store, "new", "--players", "A,B,C", "--id", game)
+    assert "[game_exists]" in said
