@@ -197,7 +197,13 @@ class LocalBackend(Backend):
         who = _mover(view(state, None), seat)
         v = view(state, who)
         command = build(v, load_board(state.board), who)
-        events = service.submit(game_id, command, expected_version=state.version)
+        try:
+            events = service.submit(game_id, command, expected_version=state.version)
+        except RuleError:
+            from risk_service import history
+
+            history.check_game_playable(state, game_id)  # refused for the position itself
+            raise
         after = apply_in_place(state, events)
         return Moved(who, withhold(service, game_id, visible_events(events, who)), view(after, who))
 

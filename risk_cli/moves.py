@@ -410,6 +410,9 @@ def bot(
     owner = "a game's owner hands a seat to the computer with `risk admin GAME bot SEAT`"
     service = app.local_service("risk bot", owner)
     state = service.state(game_id)  # a private copy, advanced by play_seat
+    from risk_service import history  # here: the other commands of this module need none
+
+    history.check_game_playable(state, game_id)  # a position no move is accepted in
     if every_seat or until_end or until_seat is not None:
         if not every_seat:
             raise click.UsageError("--until-end and --until-seat go with --all.")

@@ -192,6 +192,21 @@ def check_playable(state: GameState, game_id: str, what: str) -> None:
         )
 
 
+def check_game_playable(state: GameState, game_id: str) -> None:
+    """``unplayable`` unless ``playable(state)``, for a stored game that stands at such a
+    version: a branch cut there by the Python API, or imported from before ``branch`` refused
+    such versions.  No move is accepted there (the listed ones are refused one by one as
+    ``not_enough_armies``, a bot dead-ends or raises), so moves and bots say why at once."""
+    if not playable(state):
+        raise RiskError(
+            "unplayable",
+            f"Game {game_id} stands at version {state.version}, inside a command's events "
+            "where nobody can act (the rules' own steps there, such as the end of the set-up, "
+            "are not done): no move is accepted there. Branch its parent from an earlier or a "
+            f"later version instead (risk tree {game_id} names the parent).",
+        )
+
+
 def branch(
     service: GameService,
     parent: str,

@@ -16,9 +16,13 @@ import pytest
 from click.testing import CliRunner, Result
 
 import risk_core as rc
+from risk_cli.backend import LocalBackend
+from risk_cli.common import App
 from risk_cli.main import cli
+from risk_core import RiskError, bots
 from risk_core.bots import self_play
-from risk_core.model import Attack
+from risk_core.model import Attack, Place, TurnStarted
+from risk_service import history
 
 Run = Callable[..., Result]
 
@@ -216,6 +220,57 @@ def test_a_version_where_nobody_can_act_is_refused(risk: Run, game: str) -> None
     assert out(risk, "branch", game, "--at", str(first), "--id", "early")["game_id"] == "early"
     seat = str(out(risk, "show", "early")["to_act"])
     assert out(risk, "bot", "early", "--as", seat)["version"] > first + 1  # a seat acts
+
+
+@pytest.mark.parametrize("rules", [info.name for info in rc.rulesets()])
+def test_a_stored_game_where_nobody_can_act_is_unplayable_for_bots_and_moves(
+    risk: Run, rules: str, tmp_path: Path
+) -> None:
+    """ENG-01 what-if, every rule set: the versions where nobody can act are those inside the
+    opening and inside the command that ends the set-up (after its last placement, before the
+    first turn starts); a stored game standing at one (a branch cut there through the Python
+    API, or imported from before `branch` refused it) is `unplayable` for `risk bot` and for
+    a listed move, where the bot dead-ended on `not_enough_armies` (or raised, napoleon-2p)
+    and the move was refused as if the seat had nothing to place.  At every other version of
+    the set-up a bot's move is accepted."""
+    info = next(i for i in rc.rulesets() if i.name == rules)
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][
+        : max(info.min_players, min(3, info.max_players))
+    ]
+    app = App(f"sqlite:///{tmp_path / 'games.db'}", create=True)
+    try:
+        service = app.service
+        service.new_game(rules, names, seed=1, game_id="g")
+        state = service.state("g")
+        opening = state.version
+        while state.turn == 0:  # through the set-up, to the first turn's start
+            rc.apply_in_place(state, service.submit("g", bots.choose(state, seed=1)))
+        stuck = []
+        for v in range(1, state.version):
+            at = service.state("g", at=v)
+            if not history.playable(at):
+                stuck.append(v)
+            else:
+                rc.decide(at, bots.choose(at, seed=1))  # accepted
+        events = service.events("g")
+        first_turn = next(v for v, e in enumerate(events, 1) if isinstance(e, TurnStarted))
+        assert stuck and stuck[-1] < first_turn, (stuck, opening, first_turn)
+        history.branch(service, "g", stuck[-1], game_id="cut")
+        at_cut = service.state("cut")
+        # A listed move, or (napoleon-2p lists none there) a placement on one's own territory.
+        seat, board = rc.to_act(at_cut), rc.ruleset_of(at_cut).board
+        mine = next(t for t, i in board.index.items() if at_cut.owner[i] == seat)
+        listed = next(iter(rc.legal_commands(at_cut)), Place(seat=seat, territory=mine))
+        with pytest.raises(RiskError) as refused:
+            LocalBackend(app).move("cut", None, lambda v, board, who: listed)
+        assert refused.value.code == "unplayable", refused.value
+    finally:
+        app.close()
+    for args in (("--all",), ("--as", str(rc.to_act(at_cut)))):
+        said = error(risk, "bot", "cut", *args)
+        assert "[unplayable]" in said and "Game cut stands at version" in said, (args, said)
+        assert "Traceback" not in said
+    assert out(risk, "show", "cut")["version"] == at_cut.version  # nothing stored
 
 
 @pytest.mark.parametrize("rules", [info.name for info in rc.rulesets()])
