@@ -21,7 +21,7 @@ from risk_cli.common import App, as_option, echo_json, game_argument, json_optio
 from risk_core import Board, RiskError, RuleError, load_board, looks, ruleset_of, to_act
 from risk_core.move_groups import grouped_moves, no_moves
 from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice
-from risk_core.rulesets.base import stop_at_text
+from risk_core.rulesets.base import dice_count_error, stop_at_text
 
 JsonDict = dict[str, Any]
 SHOWN = Fraction(1, 10000)  # text lists ends of at least 0.01%; --json lists them all
@@ -132,8 +132,8 @@ def print_odds(
         raise RiskError(
             "no_attack", f"No battle: {a} armies cannot attack {d} (2 or more against 1 or more)."
         )
-    if dice < 1:
-        raise RiskError("too_many_dice", "Attack with at least 1 die.")
+    if dice < 1:  # a count below 1 (CORE-14)
+        raise RiskError("bad_count", f"Attack with at least 1 die, not {dice}.")
     if stop_at >= a:  # as the engine refuses such an order (CORE-14)
         raise RiskError("bad_count", stop_at_text(attacker.label, a, stop_at))
     fight = battle(min(dice, a - 1), min(defence_max, d), specs)
@@ -179,8 +179,9 @@ def odds(app: App, args: tuple[str, ...], dice: int | None, stop_at: int, as_jso
     if len(args) == 2 and all(x.isdigit() for x in args):
         a, d = int(args[0]), int(args[1])
         n = dice if dice is not None else max(1, min(3, a - 1))
-        if not 1 <= n <= 3:
-            raise RiskError("too_many_dice", "Attack with 1 to 3 dice.")
+        err = dice_count_error(n, 3)
+        if err is not None:
+            raise err
         print_odds(
             Side("the attacker", a), Side("the defender", d), n, stop_at, classic_dice, 2, as_json
         )

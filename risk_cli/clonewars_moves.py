@@ -21,6 +21,7 @@ from risk_cli.common import App, as_option, echo_json, game_argument, json_optio
 from risk_cli.moves import MOVE_AS, run_move, territory
 from risk_cli.render import Names, plural
 from risk_core import Board, Command, RuleError, load_board
+from risk_core.rulesets.base import dice_count_error
 from risk_core.rulesets.clonewars_dice import SideDice, battle_losses, expected_losses
 from risk_core.rulesets.clonewars_state import (
     SHIP_KINDS,
@@ -372,8 +373,9 @@ def cw_odds(
     1-3 attack dice, 1-2 defence dice, 0-3 ships of each class a side (CW-25..28); computed
     from the dice rules, never simulated.
     """
-    if not 1 <= attack <= 3 or not 1 <= defence <= 2:
-        raise RuleError("too_many_dice", "Attack with 1 to 3 dice against 1 to 2.")
+    err = dice_count_error(attack, 3) or dice_count_error(defence, 2, "Defend")
+    if err is not None:
+        raise err
     ships = (capitals, fighters, corvettes, def_capitals, def_fighters, def_corvettes)
     if min(ships) < 0 or max(ships) > 3:
         raise RuleError("bad_count", "0 to 3 ships of each class.")

@@ -20,6 +20,7 @@ from risk_core.engine import ruleset_of, to_act
 from risk_core.errors import RuleError
 from risk_core.model import Attack, GameState, Seat
 from risk_core.odds import Dice, game_dice
+from risk_core.rulesets.base import dice_count_error
 
 JsonDict = dict[str, Any]
 
@@ -63,8 +64,9 @@ def odds_facts(
         raise RuleError("not_adjacent", f"{board.name(o)} does not border {board.name(t)}.")
     most = rules.attack_dice_max
     n = dice if dice is not None else max(1, min(most, state.armies[o] - 1))
-    if not 1 <= n <= most:
-        raise RuleError("too_many_dice", f"Attack with 1 to {most} dice.")
+    err = dice_count_error(n, most)
+    if err is not None:
+        raise err
     specs = game_dice(rules, state, o, t, n)
     table = [
         [a, d, *(msgspec.to_builtins(s) for s in specs(a, d))]

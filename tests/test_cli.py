@@ -258,6 +258,7 @@ def test_illegal_move_changes_nothing(risk: Run, game: str) -> None:
         (("attack", "brazil", "peru"), "not_owner"),  # attacking from a territory not owned
         (("attack", "peru", "northwest_territory"), "not_adjacent"),
         (("attack", "peru", "brazil", "--dice", "4"), "too_many_dice"),
+        (("attack", "peru", "brazil", "--dice", "0"), "bad_count"),  # CORE-14: at least 1 die
         (("trade", "alaska", "greenland", "joker"), "wrong_phase"),  # trading while attacking
         (("fortify", "peru", "northwest_territory", "2"), "not_owner"),
         (("occupy", "3"), "wrong_phase"),

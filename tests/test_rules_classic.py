@@ -274,6 +274,13 @@ def test_cl20_dec13_eliminator_takes_cards_and_must_trade_to_four() -> None:
     assert len(state.players[0].hand) == 6 and state.players[2].hand == []
     assert state.phase == "elim_trade"
     assert rejected(state, Attack(seat=0, origin="alaska", target="brazil")) == "must_trade"
+    # The refusal says why: a trade first (it said "Place your 0 armies").
+    with pytest.raises(rc.RuleError) as refused:
+        rc.decide(state, Attack(seat=0, origin="alaska", target="brazil"))
+    assert str(refused.value) == (
+        "You hold 6 cards with the cards of the player you eliminated: trade a set first, then "
+        "place your armies, before attacking."
+    )
     state, events = play(state, Trade(seat=0, cards=hand_ids(mine)))
     assert len(state.players[0].hand) == 3 and state.reserve == 4
     assert rejected(state, Attack(seat=0, origin="alaska", target="brazil")) == "must_place"
@@ -590,6 +597,22 @@ def test_cl2p06_dec10_attack_with_allied_armies_against_the_opponent_only() -> N
     state, events = play(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=1, move=1))
     assert owner_of(state, "kamchatka") == 2  # conquered for the ally
     assert not state.conquered  # CL-2P-07 by analogy: no card for ally conquests
+
+
+def test_cl2p06_an_attack_on_the_allys_own_territory_names_the_ally() -> None:
+    """CL-2P-06: allied armies never attack the ally's own territories either; the refusal
+    (`own_territory`) says whose the target is, where it said "it is yours" of the ally's."""
+    state, _ = _two_player(
+        phase="attack", owners={"alaska": 2, "northwest_territory": 2}, armies={"alaska": 5}
+    )
+    with pytest.raises(rc.RuleError) as refused:
+        rc.decide(state, Attack(seat=0, origin="alaska", target="northwest_territory"))
+    assert refused.value.code == "own_territory"
+    ally = state.players[2].name
+    assert str(refused.value) == (
+        f"You cannot attack Northwest Territory from Alaska: both are held by {ally}, whose "
+        "armies you attack with, and they never attack their own territories."
+    )
 
 
 def test_dec10_ally_cannot_attack_option() -> None:

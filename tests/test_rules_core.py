@@ -310,12 +310,15 @@ def test_core14_dice_counts() -> None:
     assert rejected(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=4)) == (
         "too_many_dice"
     )
-    assert rejected(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=0)) == (
-        "too_many_dice"
-    )
+    # No die at all is a count below 1 (`bad_count`), not too many dice.
+    for dice in (0, -1):
+        assert rejected(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=dice)) == (
+            "bad_count"
+        )
     state.players[1].policy = "ask"
     state, _ = play(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=2))
     assert rejected(state, Defend(seat=1, dice=2)) == "too_many_dice"  # only 1 army
+    assert rejected(state, Defend(seat=1, dice=0)) == "bad_count"
 
 
 @pytest.mark.parametrize(

@@ -699,6 +699,20 @@ def test_nap_camp_17_own_ally_is_never_attacked(risk: Run, tmp_path: Path) -> No
     risk("attack", game, "hongrie", "provinces_illyriennes", "--dice", "1")
 
 
+def test_nap_2pa_07_an_allys_regiments_never_attack_the_ally_itself() -> None:
+    """NAP-2PA-07 (NAP-CAMP-17): the English attack with the Austrians' regiments, but not
+    into another Austrian territory: refused (`own_territory`) naming the Austrians, where
+    the refusal said the target was the English player's own."""
+    st, _ = engine_game(current=ENG, phase="attack", armies={"hongrie": 9})
+    with pytest.raises(rc.RuleError) as refused:
+        rc.decide(st, Attack(seat=ENG, origin="hongrie", target="galicie", dice=1))
+    assert refused.value.code == "own_territory"
+    assert str(refused.value) == (
+        "You cannot attack Galicia from Hungary: both are held by Austrians, whose armies you "
+        "attack with, and they never attack their own territories."
+    )
+
+
 def test_nap_camp_17_an_allys_leading_general_is_the_allys() -> None:
     """DEC-23 with NAP-2PA-07: the English attack with the Austrians from Hungary, led by
     the Austrian general; the one attacking regiment dies, so the general is captured: an

@@ -1162,8 +1162,7 @@ class RuleSet:
             if state.phase == "occupy":
                 raise self.must_occupy(state)
             if state.phase in ("reinforce", "elim_trade"):
-                code = "must_trade" if self.must_trade(state, cmd.seat) else "must_place"
-                raise RuleError(code, f"Place your {armies_text(state.reserve)} before attacking.")
+                raise self.not_yet_attacking(state, cmd.seat)
             raise RuleError("wrong_phase", f"You cannot attack in the {state.phase} phase.")
         index = self.board.index  # ``territory`` written out for the usual, known names
         o, t = index.get(cmd.origin), index.get(cmd.target)
@@ -1174,9 +1173,7 @@ class RuleSet:
         if (owner[o] != seat) if self.core_owns else not self.attacker_owns(state, seat, o):
             raise RuleError("not_owner", f"You do not own {self.board.name(o)}.")
         if owner[t] == seat or owner[t] == owner[o]:
-            raise RuleError(
-                "own_territory", f"You cannot attack {self.board.name(t)}: it is yours."
-            )
+            raise self.own_target(state, seat, o, t)
         reach = self.board.neighbours[o] if self._core_graph else self.attack_graph(state, seat)[o]
         if t not in reach:
             # Where FROM *can* attack, by the rule set's graph (CORE-13): its enemy neighbours.
@@ -1193,8 +1190,9 @@ class RuleSet:
                 "not_enough_armies", f"{self.board.name(o)} needs at least 2 armies to attack."
             )
         top, dice = self.attack_dice_max, cmd.dice
-        if dice < 1 or dice > top:
-            raise RuleError("too_many_dice", f"Attack with 1 to {top} dice.")
+        err = dice_count_error(dice, top)
+        if err is not None:
+            raise err
         if dice >= present:
             raise RuleError(
                 "too_many_dice",
@@ -1208,6 +1206,40 @@ class RuleSet:
         if err is not None:
             raise err
         self.launch(state, cmd, o, t, emit)
+
+    def not_yet_attacking(self, state: GameState, seat: Seat) -> RuleError:
+        """Why ``seat`` cannot attack in its reinforcement or elimination-trade step: a trade
+        it must make comes first (``must_trade``: in ``elim_trade`` the cards of the player it
+        eliminated, CL-20/DEC-13), then the armies it has to place."""
+        if self.must_trade(state, seat):
+            held = len(state.players[seat].hand)
+            taken = (
+                " with the cards of the player you eliminated"
+                if state.phase == "elim_trade"
+                else ""
+            )
+            return RuleError(
+                "must_trade",
+                f"You hold {held} cards{taken}: trade a set first, then place your armies, "
+                "before attacking.",
+            )
+        return RuleError("must_place", f"Place your {armies_text(state.reserve)} before attacking.")
+
+    def own_target(self, state: GameState, seat: Seat, o: int, t: int) -> RuleError:
+        """The refusal of an attack on ``t``, held by ``seat`` or by the owner of ``o``: an ally
+        whose armies ``seat`` attacks with (``attacker_owns``: classic-2p's ally, CL-2P-06, a
+        Napoléon ally), named, as the territory is not the seat's own."""
+        held = state.owner[t]
+        if held == seat:
+            return RuleError(
+                "own_territory", f"You cannot attack {self.board.name(t)}: it is yours."
+            )
+        return RuleError(
+            "own_territory",
+            f"You cannot attack {self.board.name(t)} from {self.board.name(o)}: both are held "
+            f"by {state.players[held].name}, whose armies you attack with, and they never "
+            "attack their own territories.",
+        )
 
     def launch(self, state: GameState, cmd: Attack, o: int, t: int, emit: Emit) -> None:
         """Start the battles of a validated attack order."""
@@ -1231,8 +1263,9 @@ class RuleSet:
         if state.phase != "defend" or order is None:
             raise RuleError("wrong_phase", "No attack is waiting for your defence.")
         most = min(self.defence_dice_max, self.fighting_units(state, order.defender, order.target))
-        if not 1 <= cmd.dice <= most:
-            raise RuleError("too_many_dice", f"Defend with {dice_text(most)}.")
+        err = dice_count_error(cmd.dice, most, "Defend")
+        if err is not None:
+            raise err
         self.fight(state, order, cmd.dice, emit)
 
     def _occupy(self, state: GameState, cmd: Occupy, emit: Emit) -> None:
@@ -2188,6 +2221,19 @@ def armies_text(n: int) -> str:
 def dice_text(most: int) -> str:
     """The dice a side may throw, up to ``most``, for a refusal ("1 die", "1 to 3 dice")."""
     return "1 die" if most == 1 else f"1 to {most} dice"
+
+
+def dice_count_error(dice: int, most: int, side: str = "Attack") -> RuleError | None:
+    """The refusal of throwing ``dice`` dice where a side may throw 1 to ``most`` (CORE-14),
+    or None: none at all is ``bad_count`` (a count below 1, as elsewhere), more than ``most``
+    is ``too_many_dice``.  ``side``: "Attack" or "Defend"."""
+    if dice < 1:
+        return RuleError(
+            "bad_count", f"{side} with at least 1 die ({dice_text(most)}), not {dice}."
+        )
+    if dice > most:
+        return RuleError("too_many_dice", f"{side} with {dice_text(most)}.")
+    return None
 
 
 def compare_faces(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:

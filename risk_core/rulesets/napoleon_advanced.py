@@ -66,7 +66,15 @@ from risk_core.model import (
 )
 from risk_core.rng import Rng
 from risk_core.rulesets import napoleon_advanced_rules as nar
-from risk_core.rulesets.base import CORE_PHASES, BotGoals, Emit, Option, RuleSet, compare_faces
+from risk_core.rulesets.base import (
+    CORE_PHASES,
+    BotGoals,
+    Emit,
+    Option,
+    RuleSet,
+    compare_faces,
+    dice_count_error,
+)
 from risk_core.rulesets.napoleon import Napoleon
 from risk_core.rulesets.napoleon_advanced_data import CardEffect, EmpireMission, MissionVP
 from risk_core.rulesets.napoleon_advanced_scenario import scenario_state
@@ -1007,8 +1015,9 @@ class NapoleonAdvanced(Napoleon):
                 "Naval combats come before the first land offensive of the turn (NAP-ADV-27).",
             )
         o, t = self.zone(cmd.origin), self.zone(cmd.target)
-        if cmd.dice < 1 or cmd.dice > 3:
-            raise RuleError("too_many_dice", "Attack with 1 to 3 dice.")
+        err = dice_count_error(cmd.dice, 3)
+        if err is not None:
+            raise err
         own = fam.ships[o][seat]
         if own < 1:
             raise RuleError("no_ships", f"You have no ships in {self.zones[o]}.")

@@ -52,7 +52,7 @@ from risk_core.model import (
     command,
     event,
 )
-from risk_core.rulesets.base import Emit, Option, RuleSet, stop_at_text
+from risk_core.rulesets.base import Emit, Option, RuleSet, dice_count_error, stop_at_text
 from risk_core.rulesets.napoleon import NAPOLEON_CARD_OPTIONS, Napoleon
 from risk_core.rulesets.napoleon_mission import fixed_set_value
 
@@ -387,8 +387,9 @@ class NapoleonTeams(Napoleon):
                 f"You need at least 2 of your own regiments in {self.board.name(o)} to attack.",
             )
         most = min(self.attack_dice_max, own - 1)
-        if not 1 <= cmd.dice <= most:
-            raise RuleError("too_many_dice", f"Attack with 1 to {most} dice.")
+        err = dice_count_error(cmd.dice, most)
+        if err is not None:
+            raise err
         if cmd.stop_at < 1:
             raise RuleError("bad_count", "stop_at must be at least 1.")
         if cmd.until == "conquer" and own <= cmd.stop_at:
