@@ -221,6 +221,19 @@ def test_nap2p08_basic_napoleon_rules_apply() -> None:
     assert of(events, CardsTraded)[0].value == 4 and of(events, CardsTraded)[0].bonus == ()
 
 
+def test_nap2pa06_an_ally_waits_for_a_forced_trade_first() -> None:
+    """NAP-2PA-02/06 with DEC-02: a seat that must trade (5 cards) and reinforces an ally is told
+    to trade first (must_trade), not to place regiments it does not have yet."""
+    hand = ["egypte", "syrie", "anatolie", "caucase", "castille"]
+    owners = {"maroc_fes_etats_barbaresques": ANN, "egypte": GREEN}
+    state = game(owners, phase="reinforce", hands={ANN: hand}, allies={GREEN: ANN})
+    state, _ = play(state, EndPhase(seat=ANN))  # no gift
+    assert rejected(state, ReinforceAlly(seat=ANN, ally=GREEN)) == "must_trade"
+    told = "You hold 5 cards: trade a set first, then place your own regiments;"
+    with pytest.raises(rc.RuleError, match=told):
+        rc.decide(state, ReinforceAlly(seat=ANN, ally=GREEN))
+
+
 def test_nap2p09_independents_never_draw_own_conquest_of_one_earns_a_card() -> None:
     """NAP-2P-09: conquering an independent's territory with own regiments earns the card."""
     state = game({"egypte": ANN, "syrie": GREEN}, {"egypte": 5, "syrie": 1}, dice=[6, 1, 6])

@@ -458,8 +458,15 @@ class Napoleon2P(ActiveIndependents, Napoleon):
         self.require_active(state)
         seat = cmd.seat
         if state.phase in ("influence", "reinforce"):
+            if self.must_trade(state, seat):
+                held = len(state.players[seat].hand)
+                raise RuleError(
+                    "must_trade",
+                    f"You hold {held} cards: trade a set first, then place your own regiments; "
+                    "allies are reinforced after them (NAP-2PA-02/06).",
+                )
             raise RuleError(
-                "must_trade" if self.must_trade(state, seat) else "must_place",
+                "must_place",
                 f"Place your own {state.reserve} regiments first: allies are reinforced after "
                 "them (NAP-2PA-02/06).",
             )
