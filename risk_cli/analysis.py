@@ -392,6 +392,10 @@ def moves(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
         seat = acting if seat is None else seat
         rules = ruleset_of(state)
         mine = seat is not None and seat == acting
+        if mine:  # moves listed where none is accepted would mislead: say why instead
+            from risk_service import history
+
+            history.check_game_playable(state, game_id)
         g = grouped_moves(state, rules.legal_moves(state)) if mine else no_moves()
         names = [p.name for p in state.players]
         board, phase = rules.board, state.phase

@@ -229,10 +229,11 @@ def test_a_stored_game_where_nobody_can_act_is_unplayable_for_bots_and_moves(
     """ENG-01 what-if, every rule set: the versions where nobody can act are those inside the
     opening and inside the command that ends the set-up (after its last placement, before the
     first turn starts); a stored game standing at one (a branch cut there through the Python
-    API, or imported from before `branch` refused it) is `unplayable` for `risk bot` and for
-    a listed move, where the bot dead-ended on `not_enough_armies` (or raised, napoleon-2p)
-    and the move was refused as if the seat had nothing to place.  At every other version of
-    the set-up a bot's move is accepted."""
+    API, or imported from before `branch` refused it) is `unplayable` for `risk bot`, for
+    `risk moves` (which listed moves that were all refused) and for a listed move, where the
+    bot dead-ended on `not_enough_armies` (or raised, napoleon-2p) and the move was refused as
+    if the seat had nothing to place.  At every other version of the set-up a bot's move is
+    accepted."""
     info = next(i for i in rc.rulesets() if i.name == rules)
     names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"][
         : max(info.min_players, min(3, info.max_players))
@@ -266,8 +267,8 @@ def test_a_stored_game_where_nobody_can_act_is_unplayable_for_bots_and_moves(
         assert refused.value.code == "unplayable", refused.value
     finally:
         app.close()
-    for args in (("--all",), ("--as", str(rc.to_act(at_cut)))):
-        said = error(risk, "bot", "cut", *args)
+    for args in (("bot", "--all"), ("bot", "--as", str(rc.to_act(at_cut))), ("moves",)):
+        said = error(risk, args[0], "cut", *args[1:])
         assert "[unplayable]" in said and "Game cut stands at version" in said, (args, said)
         assert "Traceback" not in said
     assert out(risk, "show", "cut")["version"] == at_cut.version  # nothing stored
