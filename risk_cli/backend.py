@@ -257,7 +257,7 @@ class RemoteBackend(Backend):
         game_id: str | None,
     ) -> Created:
         from risk_cli import profile
-        from risk_service.client import new_request_id
+        from risk_service.client import RemoteError, new_request_id
         from risk_service.protocol import NewGameRequest
         from risk_service.signing import Invitation, SigningKey
 
@@ -289,6 +289,16 @@ class RemoteBackend(Backend):
         # The keys are kept before the request is sent: a game created but its answer unheard
         # (a timeout) is not lost to its owner.
         previous = self.profile.games.get(gid)
+        if previous is not None and previous.holds_keys():
+            # Never replaced: they may be another service's game of this id (or this one's,
+            # its creation unanswered). One here is said as the service would say it.
+            try:
+                self.seat_view(gid, None)
+            except RiskError as e:
+                if e.code != "unknown_game":
+                    raise
+                raise _profile_clash(gid, "creating") from None
+            raise RemoteError("game_exists", f"There is already a game '{gid}'.")
         entry = profile.GameEntry(
             players=names,
             owner=owner.text,
@@ -308,8 +318,20 @@ class RemoteBackend(Backend):
             raise
         entry.invites = {str(i): entry.invites[str(i)] for i in data["invited"]}  # no neutral
         entry.players = list(data["players"])
+        entry.commitment = self._commitment(gid, quiet=True)
         profile.save(self.profile)
         return Created(request.game_id, dict(entry.invites), entry.owner)
+
+    def _commitment(self, game_id: str, *, quiet: bool = False) -> str:
+        """``game_id``'s public commitment on this service (its opening's), which no game of
+        the same id on another service shares; ``quiet``: "" when it cannot be read now."""
+        try:
+            events = self.events(game_id, None, upto=1)
+        except RiskError:
+            if quiet:
+                return ""
+            raise
+        return str(events[0].get("commitment") or "") if events else ""
 
     def join(self, invitation: Invitation) -> JsonDict:
         """Claim the invitation's seat with a key pair made here; the key is kept in the
@@ -321,6 +343,16 @@ class RemoteBackend(Backend):
 
         key = SigningKey.generate()
         gid, seat = invitation.game_id, invitation.seat
+        known = self.profile.games.get(gid)
+        # The profile keeps one entry per game id: a game of another service under the same
+        # id would take the keys of the one held (a seat, the owner's key).
+        if (
+            known is not None
+            and known.holds_keys()
+            and known.commitment
+            and known.commitment != self._commitment(gid)
+        ):
+            raise _profile_clash(gid, "joining")
         entry = self.profile.games.setdefault(gid, profile.GameEntry())
         previous = entry.seats.get(str(seat))
         entry.seats[str(seat)] = key.text
@@ -341,6 +373,8 @@ class RemoteBackend(Backend):
             raise
         if not entry.players:
             entry.players = [p["name"] for p in self.seat_view(gid, None)["players"]]
+        if not entry.commitment and (known is None or not known.holds_keys()):
+            entry.commitment = self._commitment(gid, quiet=True)  # a new entry: this game's
         entry.invites.pop(str(seat), None)  # spent
         profile.save(self.profile)
         return data
@@ -505,6 +539,23 @@ class RemoteBackend(Backend):
         gid = request.game_id
         reply = self.client.ok(self.client.seat_key(self.owner_key(gid), gid, -1).sign(request))
         return {"game_id": reply.game_id, "version": reply.version, **(reply.data or {})}
+
+
+def _profile_clash(game_id: str, doing: str) -> RiskError:
+    from risk_cli import profile
+
+    return RiskError(
+        "profile_clash",
+        f"Your profile ({profile.profile_path()}) holds keys of another game named "
+        f"{game_id!r} (of another service, or an earlier game of that id): {doing} this one "
+        "would lose them. Play this one from a profile of its own (XDG_CONFIG_HOME set to "
+        "another folder)"
+        + (
+            ", or give it another --id."
+            if doing == "creating"
+            else ", or ask its owner to create it under another id."
+        ),
+    )
 
 
 def check_remote(backend: Backend, what: str) -> RemoteBackend:

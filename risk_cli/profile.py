@@ -24,6 +24,12 @@ class GameEntry(msgspec.Struct):
     seats: dict[str, str] = msgspec.field(default_factory=dict)  # seat number → private key
     owner: str | None = None  # the owner's private key
     invites: dict[str, str] = msgspec.field(default_factory=dict)  # seat → invitation printed
+    # The game's public commitment (its ``game_started``'s): what tells it from another game of
+    # the same id, on another service ("": not known, an entry of an earlier version).
+    commitment: str = ""
+
+    def holds_keys(self) -> bool:
+        return self.owner is not None or bool(self.seats)
 
 
 class Profile(msgspec.Struct):

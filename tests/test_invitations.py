@@ -220,3 +220,75 @@ def test_a_clone_wars_game_of_two_players_gets_an_invitation_per_army(two_machin
     for seat in ("1", "3"):
         assert bob("join", made["invitations"][seat])["seat"] == int(seat)
     assert "hand" in bob("show", "cw2", "--as", "Grievous")["players"][3]
+
+
+def test_a_game_of_another_service_under_the_same_id_takes_no_key(
+    redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ENG-07: a seat's key is what keeps its hand its player's, and the profile keeps one
+    entry per game id. Bob plays `duel` on Ann's service; Cy's service has a `duel` too:
+    joining it, or Ann creating one there, would replace the keys of the game they hold
+    (the seat lost for good). Both are refused (`profile_clash`), the keys kept; Bob joins
+    Cy's from a profile of its own."""
+    from risk_service.redis_server import RedisServer
+
+    cli_home(tmp_path, monkeypatch)
+    runner = CliRunner()
+    other_folder = tmp_path / "other-redis"
+    other_folder.mkdir()
+    other = RedisServer(other_folder).start()
+
+    def risk(url: str, user: str, *args: str, code: int = 0) -> Any:
+        env = {"XDG_CONFIG_HOME": str(tmp_path / user)}
+        result = runner.invoke(cli, ["--redis", url, *args, "--json"], env=env)
+        assert result.exit_code == code, (result.stdout, result.stderr)
+        if code:
+            return json.loads(result.stderr)["error"]["code"]
+        return json.loads(result.stdout)
+
+    ann_url, cy_url = redis_server.url, other.url
+    try:
+        with (
+            running(Worker(ann_url, f"sqlite://{tmp_path / 'ann.db'}", lease_ms=900)),
+            running(Worker(cy_url, f"sqlite://{tmp_path / 'cy.db'}", lease_ms=900)),
+        ):
+            mine = risk(
+                ann_url,
+                "ann",
+                "new",
+                "--rules",
+                "classic-2p",
+                "--players",
+                "Ann,Bob",
+                "--id",
+                "duel",
+            )["invitations"]
+            assert risk(ann_url, "bob", "join", mine["1"])["seat"] == 1
+            assert risk(ann_url, "ann", "join", mine["0"])["seat"] == 0
+            profiles = {u: (tmp_path / u / "risk" / "profile.json") for u in ("ann", "bob")}
+            kept = {u: p.read_text() for u, p in profiles.items()}
+            theirs = risk(
+                cy_url, "cy", "new", "--rules", "classic-2p", "--players", "Cy,Bob", "--id", "duel"
+            )["invitations"]
+            assert risk(cy_url, "bob", "join", theirs["1"], code=1) == "profile_clash"
+            assert (
+                risk(cy_url, "ann", "new", "--players", "A,B,C", "--id", "duel", code=1)
+                == "game_exists"
+            )  # Cy's service has one: said as it says it
+            assert risk(cy_url, "ann", "new", "--players", "A,B,C", "--id", "cy2")["game_id"]
+            kept["ann"] = profiles["ann"].read_text()
+            assert (
+                risk(ann_url, "ann", "new", "--players", "A,B,C", "--id", "cy2", code=1)
+                == "profile_clash"
+            )  # the `cy2` held is Cy's service's
+            assert {u: p.read_text() for u, p in profiles.items()} == kept
+            assert "hand" in risk(ann_url, "bob", "show", "duel", "--as", "Bob")["players"][1]
+            assert risk(ann_url, "ann", "admin", "duel", "deadline", "1h")["version"] > 0
+            # Cy's invitation is still open: Bob claims it from another profile.
+            assert risk(cy_url, "bob-at-cy", "join", theirs["1"])["seat"] == 1
+            # Joining a second seat of the game held, or again after a renewal, is no clash.
+            again = risk(ann_url, "ann", "invite", "duel", "Bob", "--renew")["invitation"]
+            assert risk(ann_url, "bob", "join", again)["seat"] == 1
+    finally:
+        other.stop()
+
