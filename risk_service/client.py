@@ -39,7 +39,9 @@ from risk_service.protocol import (
     Request,
     decode_reply,
     encode,
+    game_id_problem,
     partition_of,
+    sendable_game_id,
 )
 from risk_service.wire import Batch, Channel
 
@@ -126,6 +128,7 @@ class ServiceClient:
 
         ``resign`` makes a read sent again a new request: given the request with a new id, it
         returns it signed anew."""
+        _check_game_id(request)
         deadline = time.monotonic() + self.timeout
         delay = 0.05
         sent = False
@@ -197,6 +200,16 @@ class ServiceClient:
             yield pubsub
         finally:
             pubsub.close()
+
+
+def _check_game_id(request: Request) -> None:
+    """Refuse here a game id the worker could only answer ``malformed`` (too long, a control
+    character), as what it is: no game's id, or one a new game may not take."""
+    gid = request.game_id
+    if request.op == "new" and (problem := game_id_problem(gid)) is not None:
+        raise RemoteError("bad_game_id", problem)
+    if not sendable_game_id(gid):
+        raise RemoteError("unknown_game", f"There is no game {gid!r}.")
 
 
 def announcement(message: Any) -> dict[str, Any] | None:

@@ -78,8 +78,9 @@ from risk_service.protocol import (
     TimeoutRequest,
     ViewRequest,
     encode,
+    game_id_problem,
 )
-from risk_service.store import GAME_ID, GameService, ServiceError
+from risk_service.store import GameService, ServiceError
 
 log = logging.getLogger(__name__)
 STATE_CACHE = 1024  # latest states kept by one worker
@@ -571,8 +572,8 @@ class Handler:
 
     def _new(self, batch: _Batch, request: NewGameRequest) -> tuple[Reply, Reply | None]:
         rid, gid = request.request_id, request.game_id
-        if not GAME_ID.fullmatch(gid):
-            return _reject(rid, "bad_game_id", "Use 1-64 letters, digits, '.', '_' or '-'."), None
+        if (problem := game_id_problem(gid)) is not None:
+            return _reject(rid, "bad_game_id", problem), None
         if not signing.public_key_ok(request.owner_key):
             return _reject(rid, "bad_request", "The owner key is not an Ed25519 public key."), None
         owner_key = signing.SEAT_KEY + request.owner_key

@@ -70,6 +70,27 @@ _LEADING_ID = re.compile(rb'\s*\{\s*"request_id"\s*:\s*"([!#-\[\]-~]{1,128})"')
 Seat = Annotated[int, Meta(ge=0, le=MAX_SEAT)]
 Version = Annotated[int, Meta(ge=-MAX_VERSION - 1, le=MAX_VERSION)]
 GameId = Annotated[str, Meta(max_length=128, pattern=r"^[^\x00-\x1f\x7f]*$")]
+# The ids a store gives its games (``GameService.create``); a request may name others, which
+# name no game.
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_WIRE_GAME_ID = re.compile(r"[^\x00-\x1f\x7f]{0,128}")
+
+
+def game_id_problem(game_id: str) -> str | None:
+    """Why ``game_id`` is no new game's id (``bad_game_id``'s message), or None."""
+    if GAME_ID.fullmatch(game_id):
+        return None
+    return (
+        f"Game id {game_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
+        "starting with a letter or digit."
+    )
+
+
+def sendable_game_id(game_id: str) -> bool:
+    """Whether a request may carry ``game_id`` (else the worker answers ``malformed``)."""
+    return _WIRE_GAME_ID.fullmatch(game_id) is not None
+
+
 Seed = int | Annotated[str, Meta(max_length=256)]  # any integer: the engine hashes it
 Seats = Annotated[dict[Seat, str], Meta(max_length=MAX_SEAT + 1)]
 

@@ -21,7 +21,6 @@ import contextlib
 import dataclasses
 import logging
 import os
-import re
 import secrets
 import sys
 import threading
@@ -49,6 +48,8 @@ from risk_core.model import Branched, GameStarted, OptionValue, copy_state
 from risk_service.app import SNAPSHOT_INTERVAL, Game, GameApplication, GameSnapshot
 from risk_service.ledger import SQLiteLedgerRecorder
 from risk_service.mapper import EngineCommand, EngineEvent, EventRow, MsgspecMapper
+from risk_service.protocol import GAME_ID as GAME_ID  # exchange reads it here
+from risk_service.protocol import game_id_problem
 from risk_service.stores import (
     BACKGROUND_CHECKPOINTS,
     WalCheckpointer,
@@ -65,7 +66,6 @@ from risk_service.stores import (
 if TYPE_CHECKING:
     from risk_service.records import RawRecord
 
-GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 CACHE_SIZE = 64  # latest states kept per service instance
 LIST_PAGE = 500  # notifications read per query when listing games
 RECORD_PAGE = 2000  # events read per query when a history is streamed (``iter_records``)
@@ -197,12 +197,7 @@ class GameService:
         ``ruleset`` and ``players`` (else ``SetupError("bad_opening")``) and they must replay
         (else ``RuleError("bad_history")``); ``seed`` and ``options`` are then ignored.
         """
-        if game_id is not None and not GAME_ID.fullmatch(game_id):
-            raise ServiceError(
-                "bad_game_id",
-                f"Game id {game_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
-                "starting with a letter or digit.",
-            )
+        _check_game_id(game_id)
         if opening is not None:
             _check_opening(ruleset, players, opening)
         chosen_seed = secrets.randbits(64) if seed is None else seed
@@ -810,12 +805,8 @@ class GameService:
 
 
 def _check_game_id(game_id: str | None) -> None:
-    if game_id is not None and not GAME_ID.fullmatch(game_id):
-        raise ServiceError(
-            "bad_game_id",
-            f"Game id {game_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
-            "starting with a letter or digit.",
-        )
+    if game_id is not None and (problem := game_id_problem(game_id)) is not None:
+        raise ServiceError("bad_game_id", problem)
 
 
 def _renamed(row: StoredEvent, game_id: str) -> StoredEvent:

@@ -292,3 +292,19 @@ def test_a_game_of_another_service_under_the_same_id_takes_no_key(
     finally:
         other.stop()
 
+
+def test_a_game_id_no_request_may_carry_is_said_as_what_it_is(two_machines: Any) -> None:
+    """ENG-05: a game id the worker could only answer `malformed` (longer than its 128
+    characters, a control character), with the decoder's words ("Expected `str` of length
+    <= 128 - at `$.game_id`"), is refused before it is sent: `new` says what a game id may
+    be (`bad_game_id`, as on a store of one's own, for any id it may not take), any other
+    command that there is no such game (`unknown_game`)."""
+    ann, bob, _ = two_machines
+    long, tabbed = "x" * 200, "a\tb"
+    for gid in (long, "y" * 100, tabbed):
+        assert ann("new", "--players", "A,B,C", "--id", gid, code=1) == "bad_game_id"
+    made = ann("new", "--players", "A,B,C", "--id", "idok")
+    secret = made["invitations"]["1"].split(":")[2]
+    for args in (("show", long), ("show", tabbed), ("join", f"{long}:1:{secret}")):
+        assert bob(*args, code=1) == "unknown_game"
+    assert bob("show", long, "--as", "1", code=1) == "unknown_game"
