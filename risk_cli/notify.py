@@ -214,8 +214,14 @@ def notify(app: App, command: str, once: bool, as_json: bool) -> None:
             for gid, seats in watch.games.items():
                 look(gid, seats)
             synced = time.monotonic()
+            away = False  # the service unreachable since the last look: said once
             while True:
                 try:
+                    if away:  # back only once the games can be read again
+                        for gid, seats in watch.games.items():
+                            look(gid, seats)
+                        synced, away = time.monotonic(), False
+                        click.echo("The service answers again.", err=True)
                     news = watch.next(TICK)
                     if news is not None:
                         gid, acting = news["game_id"], news.get("to_act")
@@ -233,9 +239,11 @@ def notify(app: App, command: str, once: bool, as_json: bool) -> None:
                         raise
                     # Redis or the workers away for a while: keep watching, and read every
                     # game again once they are back (announcements were missed meanwhile).
-                    click.echo(f"Waiting for the service: {e}", err=True)
+                    # Said once per absence: a line a second would flood a log.
+                    if not away:
+                        click.echo(f"Waiting for the service: {e}", err=True)
+                    away = True
                     time.sleep(1.0)
-                    synced = 0.0
     except KeyboardInterrupt:
         pass
 

@@ -191,3 +191,31 @@ def test_notify_after_the_computers_round(
         now = risk("show", "nb")
         assert now["to_act"] == mine and now["version"] == int(lines[1].split()[2])
         assert int(lines[1].split()[2]) > int(lines[0].split()[2]) + 1
+
+
+def test_notify_says_once_that_the_service_is_away(
+    redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ENG-06 (a seat is told when it must decide): `notify` keeps watching while Redis is
+    away, and says so once, not once a second (a line a second flooded its log for as long
+    as the service was down); it says when the service answers again, and runs the command
+    for the turns it missed meanwhile."""
+    hook = 'echo "$RISK_GAME $RISK_SEAT $RISK_VERSION" >> "$OUT"'
+    with remote_cli(redis_server.url, tmp_path, monkeypatch) as risk:
+        game = new_game(risk, "nw", 5)
+        mine = (game["to_act"] + 1) % 3
+        env = watcher_profile(tmp_path / "watcher", {"nw": mine}, tmp_path)
+        env["OUT"] = str(tmp_path / "runs.txt")
+        each = start(redis_server.url, env, "notify", "--exec", hook)
+        try:
+            still_waiting(each, 2.0)
+            redis_server.stop()
+            time.sleep(4.5)
+            redis_server.start()
+            place(risk, "nw", game["to_act"])  # the turn comes to the watcher
+            wait_lines(tmp_path / "runs.txt", 1)
+        finally:
+            stop_process(each)
+        err = each.communicate()[1].decode()
+        assert err.count("Waiting for the service") == 1, err
+        assert "The service answers again." in err
