@@ -244,7 +244,7 @@ class Handler:
             row = self._row(batch, gid, seat)
             stored = None if row is None else row.hash
             if stored is None or not stored.startswith(signing.SEAT_KEY):
-                return _unauthorized(request)
+                return _unauthorized(request, seat, row)
             checks.append((stored, seat, sig))
         if not signers:
             return _unauthorized(request)
@@ -986,14 +986,30 @@ def _request_id(request: Request | Malformed) -> str:
     return request.request_id
 
 
-def _unauthorized(request: Request) -> Reply:
-    return _reject(
-        request.request_id,
-        "unauthorized",
-        "No key may act for this seat: it is not claimed (`risk join INVITATION`), its owner "
-        "opened it to a new invitation, or the computer plays it.",
-        request.game_id,
-    )
+def _unauthorized(request: Request, seat: int | None = None, row: SeatRow | None = None) -> Reply:
+    """``unauthorized``, saying why no key acts for ``seat`` when its row (``row``) tells: a
+    player whose key stopped working learns what became of the seat (the owner's actions on
+    it are no secret: they are recorded, and its player is meant to notice)."""
+    gid = request.game_id
+    if seat is None or seat == OWNER:
+        why = (
+            "No key may act for this seat: it is not claimed (`risk join INVITATION`), its "
+            "owner opened it to a new invitation, or the computer plays it."
+        )
+    elif row is None:
+        why = f"No key may act for seat {seat} of {gid}: no player plays it (a neutral army)."
+    elif row.hash is None:
+        why = (
+            f"Seat {seat} of {gid} is played by the computer (its owner's `risk admin {gid} bot "
+            f"{seat}`): no key acts for it until the owner opens it to a player again."
+        )
+    else:
+        why = (
+            f"Seat {seat} of {gid} is open to an invitation nobody has claimed yet (`risk join "
+            "INVITATION`); if you played it, its owner opened it anew and your key no longer "
+            "works."
+        )
+    return _reject(request.request_id, "unauthorized", why, gid)
 
 
 def _signers(request: Request) -> list[tuple[int, str]]:

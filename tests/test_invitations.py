@@ -89,6 +89,39 @@ def test_the_owner_reinvites_a_seat_and_it_is_recorded(tmp_path: Path) -> None:
     assert b'"revoked":"key"' in rows["reinvite"]
 
 
+def test_a_refused_seat_says_what_became_of_it(tmp_path: Path) -> None:
+    """ENG-07: only a seat's own key reads or moves for it; a key refused (`unauthorized`)
+    learns why from the seat itself — the computer plays it, or it is open to an invitation
+    again — where every refusal said the same three guesses."""
+    with GameService(f"sqlite://{tmp_path / 'g.db'}") as service:
+        service.create_schema()
+        ask = Ask(Handler(service, chosen_seeds=True))
+        new, owner, invitations = new_game(
+            "why", players=["Ann", "Bob"], ruleset="classic-2p", seed=5
+        )
+        assert ask(new).ok
+        claimed, bob = claim(invitations[1])
+        assert ask(claimed).ok
+
+        def refusal(key: SigningKey, seat: int) -> str:
+            reply = ask(
+                key.sign(ViewRequest(request_id=new_request_id(), game_id="why", seat=seat))
+            )
+            assert reply.code == "unauthorized"
+            return reply.message or ""
+
+        bot = AdminRequest(request_id="bot", game_id="why", action="bot", seat=1)
+        assert ask(owner.sign(bot)).ok
+        assert "Seat 1 of why is played by the computer" in refusal(bob, 1)
+        reopen = Invitation.new("why", 1)
+        human = AdminRequest(
+            request_id="human", game_id="why", action="invite", seat=1, key=reopen.public
+        )
+        assert ask(owner.sign(human)).ok
+        assert "open to an invitation nobody has claimed yet" in refusal(bob, 1)
+        assert "no player plays it (a neutral army)" in refusal(bob, 2)
+
+
 # --------------------------------------------------------------------------- command line
 Run = Callable[..., Any]
 
