@@ -21,8 +21,8 @@ from risk_cli.access import keep_invitation
 from risk_cli.backend import RemoteBackend, check_remote
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app
 from risk_cli.notify import entry_line, wait_for_turn, waiting
-from risk_cli.render import deadline_text, due_text
-from risk_core import RiskError
+from risk_cli.render import Names, deadline_text, due_text, status_line
+from risk_core import RiskError, load_board
 from risk_core.bots import LEVELS
 from risk_service.client import announcement, new_request_id
 from risk_service.deadlines import format_duration, parse_duration
@@ -443,7 +443,16 @@ def admin(
     elif as_json:
         echo_json(out)
     else:
-        click.echo(f"Done: {action} {value} in {game_id} (version {out['version']}).")
+        assert seat is not None
+        v = backend.seat_view(game_id, None)
+        name = f"{v['players'][seat]['name']} (seat {seat})"
+        if action == "bot":
+            click.echo(f"{name} of {game_id} is played by the computer ({level}).")
+        else:
+            click.echo(f"{name} of {game_id} is open to a new invitation.")
+        # The computer may have played on (a whole game, when it plays every seat): say where
+        # the game stands, as a move does.
+        click.echo(status_line(v, Names(load_board(v["board"]), v["players"])))
         revoked = out.get("revoked")
         if revoked == "key":  # a player held the seat: say so, it is not obvious from `human`
             click.echo("The key of the player who held the seat no longer works.")

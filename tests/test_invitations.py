@@ -341,3 +341,21 @@ def test_a_game_id_no_request_may_carry_is_said_as_what_it_is(two_machines: Any)
     for args in (("show", long), ("show", tabbed), ("join", f"{long}:1:{secret}")):
         assert bob(*args, code=1) == "unknown_game"
     assert bob("show", long, "--as", "1", code=1) == "unknown_game"
+
+
+def test_handing_seats_to_the_computer_says_where_the_game_stands(two_machines: Any) -> None:
+    """ENG-06: a seat handed to the computer moves at once, within the owner's request; the
+    owner is told whose seat it was and where the game stands after it (the computer playing
+    every seat plays the game to its end), where `admin` said "Done: bot 2 in …" only."""
+    ann, _, _ = two_machines
+    ann("new", "--players", "Ann,Bob,Cy", "--seed", "11", "--id", "auto")
+    ann("admin", "auto", "bot", "Ann")
+    said = ann("admin", "auto", "bot", "Bob", text=True).splitlines()
+    assert said[0] == "Bob (seat 1) of auto is played by the computer (greedy)."
+    assert said[1].startswith("Cy (seat 2) to act: ")
+    said = ann("admin", "auto", "bot", "Cy", "--level", "simple", text=True).splitlines()
+    assert said[0] == "Cy (seat 2) of auto is played by the computer (simple)."
+    assert said[1].endswith(" has won.") and ann("show", "auto")["winner"] is not None
+    said = ann("admin", "auto", "human", "Cy", text=True).splitlines()
+    assert said[0] == "Cy (seat 2) of auto is open to a new invitation."
+    assert said[-1].startswith("Hand this invitation to the seat's player: auto:2:")
