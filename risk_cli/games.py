@@ -219,7 +219,11 @@ def new(
         click.echo("Invitations, each good once (hand each player theirs, privately):")
         for seat, text in invitations.items():
             click.echo(f"  {n.seat(int(seat))}: {text}")
-    click.echo(f"See the board with: risk show {game_id} --as SEAT")
+    if kept:  # through the service: the creator holds no seat's key until it joins one
+        click.echo("Join your own seat with its invitation (risk join INVITATION), then see it")
+        click.echo(f"with: risk show {game_id} --as SEAT")
+    else:
+        click.echo(f"See the board with: risk show {game_id} --as SEAT")
 
 
 def seat_infos(

@@ -327,16 +327,16 @@ def _loopback_name(name: str) -> bool:
 
 @click.command()
 @game_argument
-@as_option("The seat to wait for.", required=True)
+@as_option("The seat to wait for (default: the one seat your profile holds in GAME).")
 @click.option(
     "--timeout", type=float, default=0, help="Give up after this many seconds (0: never)."
 )
 @json_option
 @pass_app
-def wait(app: App, game_id: str, as_seat: str, timeout: float, as_json: bool) -> None:
+def wait(app: App, game_id: str, as_seat: str | None, timeout: float, as_json: bool) -> None:
     """Block until SEAT must act in GAME (or the game ends); exit 1 on --timeout."""
     backend = check_remote(app.backend, "risk wait")
-    seat = backend._seat(game_id, as_seat)
+    seat = backend._seat(game_id, as_seat) if as_seat is not None else _own_seat(app, game_id)
     assert seat is not None
     deadline = time.monotonic() + timeout if timeout > 0 else None
     with backend.client.updates(game_id) as updates:
@@ -360,6 +360,23 @@ def wait(app: App, game_id: str, as_seat: str, timeout: float, as_json: bool) ->
         click.echo(f"Your move in {game_id} (seat {seat}, version {v['version']}, {v['phase']}).")
         if v.get("deadline"):
             click.echo(deadline_text(v["deadline"]))
+
+
+def _own_seat(app: App, game_id: str) -> int:
+    """The one seat of ``game_id`` whose key the profile holds (`risk wait` without --as)."""
+    entry = check_remote(app.backend, "risk wait").profile.games.get(game_id)
+    held = sorted(int(s) for s in entry.seats) if entry is not None else []
+    if len(held) == 1:
+        return held[0]
+    if held:
+        seats = ", ".join(map(str, held))
+        raise click.UsageError(
+            f"Your profile holds seats {seats} of {game_id}: name one with --as."
+        )
+    raise click.UsageError(
+        f"Your profile holds no seat of {game_id}: join it (`risk join INVITATION`), or name "
+        "the seat to wait for with --as."
+    )
 
 
 @click.command()

@@ -494,6 +494,9 @@ def test_new_remote_with_commanders(
         assert "Cody (seat 1, played by Republic):" in secrets and "Grievous" not in secrets
         err = risk("new", *CLONE_WARS, "--commander", "Rex=Rex", "--id", "bad", code=1)
         assert "[bad_commander]" in err
+        said = risk("new", *CLONE_WARS, "--id", "rcw2")  # its creator holds no seat's key yet
+        assert "Join your own seat with its invitation (risk join INVITATION)" in said
+        assert "See the board with" not in said
 
 
 # --------------------------------------------------------------------------- service

@@ -22,8 +22,16 @@ def test_remote_cli(redis_server: Any, tmp_path: Path, monkeypatch: pytest.Monke
         assert stat.S_IMODE(profile.stat().st_mode) == 0o600
         kept = json.loads(profile.read_text())["games"]["cli1"]
         assert kept["seats"] == {} and kept["owner"]  # issue 12: no seat's secret for the creator
+        said = risk("wait", "cli1", code=2)
+        assert "Your profile holds no seat of cli1: join it (`risk join INVITATION`)" in said
+        first = created["to_act"]
+        risk("join", created["invitations"][str(first)])
+        assert risk("wait", "cli1")["seat"] == first  # the one seat held: no --as needed
         for invitation in created["invitations"].values():  # one profile joins every seat here
-            risk("join", invitation)
+            if not invitation.startswith(f"cli1:{first}:"):
+                risk("join", invitation)
+        said = risk("wait", "cli1", code=2)
+        assert "Your profile holds seats 0, 1, 2 of cli1: name one with --as." in said
         assert set(json.loads(profile.read_text())["games"]["cli1"]["seats"]) == {"0", "1", "2"}
         seat = created["to_act"]
         mine = risk("show", "cli1", "--as", str(seat))
