@@ -231,12 +231,27 @@ class RemoteBackend(Backend):
         entry = self.profile.games.get(game_id)
         key = entry.seats.get(str(seat)) if entry else None
         if key is None:
+            if self._neutral(game_id, seat):
+                raise RemoteError(
+                    "unauthorized",
+                    f"Seat {seat} of {game_id} is a neutral army: no player holds its key, and "
+                    "what it may show is in everyone's view (leave out --as).",
+                )
             raise RemoteError(
                 "unauthorized",
                 f"Your profile ({profile.profile_path()}) holds no key for seat {seat} of "
                 f"{game_id}: `risk join INVITATION` with the invitation its owner gave you.",
             )
         return self.client.seat_key(SigningKey.from_text(key), game_id, seat)  # a session
+
+    def _neutral(self, game_id: str, seat: int) -> bool:
+        """Whether ``seat`` is a neutral army (no invitation exists for it), from the public
+        view; False when that cannot be read (the refusal then says to join)."""
+        try:
+            players = self.seat_view(game_id, None)["players"]
+        except RiskError:
+            return False
+        return 0 <= seat < len(players) and bool(players[seat].get("neutral"))
 
     def owner_key(self, game_id: str) -> SigningKey:
         from risk_service.client import RemoteError

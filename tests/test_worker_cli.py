@@ -256,3 +256,18 @@ def test_a_remote_reply_never_names_where_the_store_is(redis_server: Any, tmp_pa
             reply = client.call(ask)
             assert reply.code == "unknown_game", reply
             assert "hidden-place" not in reply.message and "sqlite" not in reply.message
+
+
+def test_a_neutral_seat_is_said_to_be_one(
+    redis_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CL-2P-01 (the neutral ally) through the service: `--as` the neutral seat says it is one,
+    rather than to join it with an invitation that does not exist."""
+    with remote_cli(redis_server.url, tmp_path, monkeypatch) as risk:
+        created = risk("new", "--rules", "classic-2p", "--players", "Ann,Bob", "--id", "duo")
+        assert set(created["invitations"]) == {"0", "1"}  # no invitation for the ally
+        said = risk("show", "duo", "--as", "2", code=1)
+        assert "Seat 2 of duo is a neutral army: no player holds its key" in said
+        assert "risk join INVITATION" not in said
+        said = risk("show", "duo", "--as", "0", code=1)
+        assert "holds no key for seat 0 of duo: `risk join INVITATION`" in said
