@@ -407,7 +407,7 @@ def inbox(app: App, block: bool, timeout: float, as_json: bool) -> None:
             click.echo(entry_line(w))
 
 
-@click.command()
+@click.command(context_settings={"ignore_unknown_options": True})  # `deadline -5`: a value
 @game_argument
 @click.argument("action", type=click.Choice(["bot", "human", "deadline"]))
 @click.argument("value", required=False, metavar="SEAT|DURATION")

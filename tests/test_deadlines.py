@@ -141,7 +141,7 @@ def test_deadline_shown_and_timeouts_marked(
         said = text("admin", "dl", "deadline", "1h30m")
         assert "Turn deadline of dl: 1h30m for each turn." in said
         assert f"(seat {seat}) must act by " in said and " UTC (1h" in said, said
-        for bad in ("5x", "0", "400d"):
+        for bad in ("5x", "0", "400d", "-5"):  # -5: a value, not an option
             assert "[bad_duration]" in text("admin", "dl", "deadline", bad, code=1)
 
         # Shown by show, inbox and wait (JSON and text), unchanged by the refused ones.
