@@ -1190,9 +1190,8 @@ class RuleSet:
                 "not_enough_armies", f"{self.board.name(o)} needs at least 2 armies to attack."
             )
         top, dice = self.attack_dice_max, cmd.dice
-        err = dice_count_error(dice, top)
-        if err is not None:
-            raise err
+        if not 1 <= dice <= top:
+            raise dice_refusal(dice, top)
         if dice >= present:
             raise RuleError(
                 "too_many_dice",
@@ -2225,15 +2224,18 @@ def dice_text(most: int) -> str:
 
 def dice_count_error(dice: int, most: int, side: str = "Attack") -> RuleError | None:
     """The refusal of throwing ``dice`` dice where a side may throw 1 to ``most`` (CORE-14),
-    or None: none at all is ``bad_count`` (a count below 1, as elsewhere), more than ``most``
-    is ``too_many_dice``.  ``side``: "Attack" or "Defend"."""
+    or None (``dice_refusal``).  ``side``: "Attack" or "Defend"."""
+    return None if 1 <= dice <= most else dice_refusal(dice, most, side)
+
+
+def dice_refusal(dice: int, most: int, side: str = "Attack") -> RuleError:
+    """The refusal of ``dice`` dice, outside 1 to ``most``: none at all is ``bad_count`` (a
+    count below 1, as elsewhere), more than ``most`` is ``too_many_dice``."""
     if dice < 1:
         return RuleError(
             "bad_count", f"{side} with at least 1 die ({dice_text(most)}), not {dice}."
         )
-    if dice > most:
-        return RuleError("too_many_dice", f"{side} with {dice_text(most)}.")
-    return None
+    return RuleError("too_many_dice", f"{side} with {dice_text(most)}.")
 
 
 def compare_faces(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:
