@@ -27,7 +27,15 @@ from typing import TYPE_CHECKING, Any, Union, cast
 
 import msgspec
 
-from risk_core import GameState, RuleError, apply_in_place, model, replay, typed_state
+from risk_core import (
+    GameState,
+    RiskError,
+    RuleError,
+    apply_in_place,
+    model,
+    replay,
+    typed_state,
+)
 from risk_core.rulesets import names as ruleset_names
 
 if TYPE_CHECKING:
@@ -163,9 +171,12 @@ def latest_state(path: Path, game_id: str) -> GameState | None:
         events = _decode_events(body)
     except (msgspec.DecodeError, ValueError):
         return None
-    if start is None:
-        return replay(events) if events else None
-    return apply_in_place(start, events)
+    try:
+        if start is None:
+            return replay(events) if events else None
+        return apply_in_place(start, events)
+    except RiskError:  # a rule set not loaded here, say: the service's error says which
+        return None
 
 
 def _snapshot(data: bytes) -> GameState | None:
@@ -179,6 +190,8 @@ def _snapshot(data: bytes) -> GameState | None:
         return typed_state(state)
     except RuleError:
         return None
+    except RiskError as e:  # a rule set not loaded here: the service says which
+        raise sqlite3.DataError(e.message) from None
 
 
 def stored_view(path: Path, game_id: str, data: dict[str, Any]) -> dict[str, Any] | None:

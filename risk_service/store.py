@@ -36,6 +36,7 @@ from eventsourcing.domain import datetime_now_with_tzinfo
 from eventsourcing.persistence import (
     InfrastructureFactoryError,
     IntegrityError,
+    MapperDeserialisationError,
     PersistenceError,
     StoredEvent,
 )
@@ -45,6 +46,7 @@ from eventsourcing.utils import get_topic
 import risk_core
 from risk_core import GameState, RiskError, SeatInfo
 from risk_core.model import Branched, GameStarted, OptionValue, copy_state
+from risk_core.rulesets import names as ruleset_names
 from risk_service.app import SNAPSHOT_INTERVAL, Game, GameApplication, GameSnapshot
 from risk_service.ledger import SQLiteLedgerRecorder
 from risk_service.mapper import EngineCommand, EngineEvent, EventRow, MsgspecMapper
@@ -645,14 +647,15 @@ class GameService:
         return state
 
     def _project(self, game_id: str, at: int | None, *, snapshots: bool) -> GameState:
-        start = self._snapshot(game_id, at) if snapshots else None
-        events = self._events(game_id, gt=None if start is None else start.version, lte=at)
-        if start is None:
-            if not events:
-                raise self._unknown(game_id)
-            state = risk_core.replay(events)
-        else:
-            state = risk_core.apply_in_place(start, events)
+        with self._family_errors(game_id):
+            start = self._snapshot(game_id, at) if snapshots else None
+            events = self._events(game_id, gt=None if start is None else start.version, lte=at)
+            if start is None:
+                if not events:
+                    raise self._unknown(game_id)
+                state = risk_core.replay(events)
+            else:
+                state = risk_core.apply_in_place(start, events)
         if at is not None:
             _check_version(game_id, at, state.version)
         return state
@@ -660,14 +663,45 @@ class GameService:
     def _rows(
         self, game_id: str, *, gt: int | None = None, lte: int | None = None
     ) -> list[EventRow]:
-        with self._store_errors():
+        with self._store_errors(), self._family_errors(game_id):
             return self._mapper.event_rows(self._states(game_id, gt, lte))
 
     def _events(
         self, game_id: str, *, gt: int | None = None, lte: int | None = None
     ) -> list[risk_core.Event]:
-        with self._store_errors():
+        with self._store_errors(), self._family_errors(game_id):
             return self._mapper.events(self._states(game_id, gt, lte))
+
+    @contextlib.contextmanager
+    def _family_errors(self, game_id: str) -> Iterator[None]:
+        """A game of a rule family not loaded here holds events (and commands) of kinds the
+        mapper's unions lack, so its rows do not decode: that is ``unknown_ruleset``, as for a
+        game whose rule set is read from a snapshot, never a decoding error (which would also
+        hide every other game from ``games``).  Any other undecodable row stays an error."""
+        try:
+            yield
+        except MapperDeserialisationError:
+            unloaded = self._unloaded(game_id)
+            if unloaded is not None:
+                raise unloaded from None
+            raise
+        except RiskError as e:  # the engine's, from a snapshot or an opening it cannot read
+            unloaded = self._unloaded(game_id) if e.code == "unknown_ruleset" else None
+            if unloaded is not None:
+                raise unloaded from None
+            raise
+
+    def _unloaded(self, game_id: str) -> RiskError | None:
+        """``unknown_ruleset`` naming the rule set of ``game_id`` when it is not loaded here."""
+        opening = self._mapper.events(self._states(game_id, None, 1))  # core's: it decodes
+        name = opening[0].ruleset if opening and isinstance(opening[0], GameStarted) else ""
+        if not name or name in ruleset_names():
+            return None
+        return RiskError(
+            "unknown_ruleset",
+            f"Game {game_id} is played with the rule set '{name}', which is not loaded here: "
+            "name its rule family in RISK_FAMILIES (or install its entry point).",
+        )
 
     def _states(self, game_id: str, gt: int | None, lte: int | None) -> list[bytes]:
         return select_states(self._app.recorder, game_id, gt=gt, lte=lte)

@@ -509,6 +509,34 @@ def test_a_game_of_a_family_not_loaded_hides_no_other(tmp_path: Path) -> None:
     assert shown.returncode == 1 and "[unknown_ruleset]" in shown.stderr
 
 
+def test_a_young_game_of_a_family_not_loaded_is_unknown_ruleset(tmp_path: Path) -> None:
+    """Plug-in loading: a game of a family not loaded, before its first snapshot, holds events
+    of the family's own kinds (toy-d8's opening shuffles its orders), which the store cannot
+    decode without it; `risk games` still lists every game (that one ``unloaded``) and reading
+    it is ``unknown_ruleset`` naming its rule set, never a decoding traceback."""
+    store = f"sqlite://{tmp_path / 'games.db'}"
+    risk("--create", "--store", store, "new", "--rules", RULES, "--players", "A,B", "--id", "t")
+    plain = {**os.environ, "PYTHONPATH": str(ROOT)}
+    plain.pop("RISK_FAMILIES", None)
+
+    def without_family(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(Path(sys.executable).parent / "risk"), "--store", store, *args],
+            cwd=ROOT, env=plain, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+
+    assert without_family("new", "--players", "A,B,C", "--id", "plain").returncode == 0
+    listed = without_family("games", "--json")
+    assert listed.returncode == 0, listed.stderr
+    games = {g["game_id"]: g for g in json.loads(listed.stdout)}
+    assert games["t"]["phase"] == "unloaded" and games["plain"]["phase"] == "setup"
+    for args in (("show", "t"), ("log", "t"), ("export", "t", "-o", str(tmp_path / "t.json"))):
+        read = without_family(*args)
+        assert read.returncode == 1, read.stderr
+        assert read.stderr.startswith("Error: Game t is played with the rule set 'toy-d8'")
+        assert read.stderr.rstrip().endswith("[unknown_ruleset]"), read.stderr
+
+
 def test_a_family_loaded_after_the_store_is_refused() -> None:
     """Plug-in loading: the store's command and event unions are built when it is imported, so
     an event type defined later is refused at once (``family_too_late``) instead of being
