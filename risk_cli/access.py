@@ -18,6 +18,7 @@ from risk_cli.backend import RemoteBackend, check_remote
 from risk_cli.common import App, echo_json, game_argument, json_option, pass_app
 from risk_cli.profile import GameEntry, profile_path, save
 from risk_core import RiskError
+from risk_core.names import whole_number
 from risk_service.client import new_request_id
 from risk_service.protocol import DEFAULT_PREFIX, AdminRequest
 from risk_service.redis_acl import CLIENT, WORKER, setup, user_url
@@ -107,7 +108,8 @@ def join(app: App, invitation: str, seat_ref: str | None, as_json: bool) -> None
     inv = Invitation.parse(invitation)
     if seat_ref is not None:
         names = [p["name"] for p in backend.seat_view(inv.game_id, None)["players"]]
-        wanted = int(seat_ref) if seat_ref.isdigit() else _seat_named(names, seat_ref)
+        number = whole_number(seat_ref)
+        wanted = _seat_named(names, seat_ref) if number is None else number
         if wanted != inv.seat:
             raise RiskError(
                 "wrong_seat",

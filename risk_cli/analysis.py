@@ -20,6 +20,7 @@ from risk_cli.backend import check_remote
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
 from risk_core import Board, RiskError, RuleError, load_board, looks, ruleset_of, to_act
 from risk_core.move_groups import grouped_moves, no_moves
+from risk_core.names import whole_number
 from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice
 from risk_core.rulesets.base import dice_count_error, stop_at_text
 
@@ -176,8 +177,9 @@ def odds(app: App, args: tuple[str, ...], dice: int | None, stop_at: int, as_jso
     `risk odds GAME FROM TO` uses the game's armies and its rule set's dice;
     `risk odds ATTACKERS DEFENDERS` (e.g. `risk odds 10 5`) uses classic dice, no game.
     """
-    if len(args) == 2 and all(x.isdigit() for x in args):
-        a, d = int(args[0]), int(args[1])
+    numbers = [n for x in args if (n := whole_number(x)) is not None]
+    if len(args) == 2 and len(numbers) == 2:
+        a, d = numbers
         n = dice if dice is not None else max(1, min(3, a - 1))
         err = dice_count_error(n, 3)
         if err is not None:

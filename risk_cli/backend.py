@@ -23,6 +23,7 @@ import risk_core
 from risk_cli.common import Named, acting_seat, named_in_view, named_seats, seats_named
 from risk_core import Board, Command, RiskError, RuleError, SeatInfo, apply_in_place, load_board
 from risk_core.model import OptionValue
+from risk_core.names import whole_number
 from risk_core.views import view, visible_events
 
 # The service's client (redis), its requests, the signing keys (cryptography), the profile, the
@@ -406,7 +407,7 @@ class RemoteBackend(Backend):
     def _numbered(self, game_id: str, ref: str | None) -> int | None:
         """The seat ``ref`` names when it is a seat number the profile knows (no request)."""
         entry = self.profile.games.get(game_id)
-        if ref is None or not ref.isdigit() or entry is None or not entry.players:
+        if ref is None or whole_number(ref) is None or entry is None or not entry.players:
             return None
         return seats_named([(n, n) for n in entry.players], ref)[0]
 

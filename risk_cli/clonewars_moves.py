@@ -21,6 +21,7 @@ from risk_cli.common import App, as_option, echo_json, game_argument, json_optio
 from risk_cli.moves import MOVE_AS, run_move, territory
 from risk_cli.render import Names, plural
 from risk_core import Board, Command, RuleError, load_board
+from risk_core.names import whole_number
 from risk_core.rulesets.base import dice_count_error
 from risk_core.rulesets.clonewars_dice import SideDice, battle_losses, expected_losses
 from risk_core.rulesets.clonewars_state import (
@@ -39,11 +40,12 @@ from risk_core.rulesets.clonewars_state import (
 
 
 def _card(ref: str) -> int:
-    if not ref.isdigit():
+    number = whole_number(ref)
+    if number is None:
         raise RuleError(
             "not_in_hand", f"Name the card by its id (see `risk show --as`), not {ref!r}."
         )
-    return int(ref)
+    return number
 
 
 @click.command("build-ship")

@@ -224,9 +224,11 @@ def seat_of(names: list[str], ref: str) -> int:
     """The seat a reference names: its number, or a seat's name in any case.  Seat names only:
     a player commanding several seats is resolved by ``seats_named``."""
     from risk_core import RiskError
+    from risk_core.names import whole_number
 
-    if ref.isdigit() and int(ref) < len(names):
-        return int(ref)
+    number = whole_number(ref)
+    if number is not None and number < len(names):
+        return number
     for i, name in enumerate(names):
         if name.casefold() == ref.casefold():
             return i
@@ -253,9 +255,11 @@ def seats_named(seats: Sequence[Named], ref: str) -> list[int]:
     """The seats ``ref`` stands for: a seat number; a player's name (its seats), any case; or
     a seat's name (a seat commanded by another player); else ``unknown_seat``."""
     from risk_core import RiskError
+    from risk_core.names import whole_number
 
-    if ref.isdigit() and int(ref) < len(seats):
-        return [int(ref)]
+    number = whole_number(ref)
+    if number is not None and number < len(seats):
+        return [number]
     key = ref.casefold()
     for field in (1, 0):  # players first: a seat without a commander is its own player
         found = [i for i, s in enumerate(seats) if s[field].casefold() == key]

@@ -25,6 +25,7 @@ from risk_cli.turns import position, turn_option
 from risk_core import Event, RiskError, SeatInfo, SetupError, load_board
 from risk_core.board import unverified_facts
 from risk_core.model import GameStarted, OptionValue
+from risk_core.names import whole_number
 from risk_core.seats import check_commanders
 from risk_core.turns import turn_span, turn_starts_json
 
@@ -55,7 +56,8 @@ def parse_seed(text: str | None) -> int | str | None:
     """Digits are a number seed; any other text is hashed by the engine."""
     if text is None:
         return None
-    return int(text) if text.lstrip("-").isdigit() else text
+    number = whole_number(text.removeprefix("-"))
+    return text if number is None else -number if text.startswith("-") else number
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, OptionValue]:

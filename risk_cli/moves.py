@@ -30,6 +30,7 @@ from risk_core import (
     to_act,
 )
 from risk_core.model import Attack, Defend, EndTurn, Fortify, Occupy, Place, Trade
+from risk_core.names import whole_number
 from risk_core.views import view, visible_events
 
 if TYPE_CHECKING:
@@ -116,8 +117,8 @@ def card_ids(board: Board, hand: list[int], refs: tuple[str, ...]) -> tuple[int,
     chosen: list[int] = []
     jokers = [c for c in hand if board.card(c).symbol == "joker"]
     for ref in refs:
-        if ref.isdigit():
-            chosen.append(int(ref))
+        if (number := whole_number(ref)) is not None:
+            chosen.append(number)
         elif ref.casefold() == "joker":
             free = [j for j in jokers if j not in chosen]
             if not free:

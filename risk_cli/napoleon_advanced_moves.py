@@ -19,7 +19,7 @@ from risk_cli.moves import MOVE_AS, card_ids, run_move, territory
 from risk_cli.napoleon_moves import own_hand
 from risk_cli.render import Names, plural
 from risk_core import Board, Command, RuleError
-from risk_core.names import normalise_name
+from risk_core.names import normalise_name, whole_number
 from risk_core.rulesets.napoleon_advanced_state import (
     Convert,
     Lead,
@@ -49,8 +49,9 @@ def zone_name(board: Board, zone_id: str) -> str:
 
 def seat_ref(v: JsonDict, ref: str) -> int:
     """A seat by number or player name."""
-    if ref.isdigit():
-        return int(ref)
+    number = whole_number(ref)
+    if number is not None:
+        return number
     for p in v["players"]:
         if p["name"].lower() == ref.lower():
             return int(p["seat"])

@@ -36,6 +36,22 @@ def _plain(name: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+MAX_DIGITS = 100  # the longest number a player may type for a seat, a card or a seed
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number when it is ASCII digits (a seat, a card id, a die face, a
+    seed typed by a player), else None: then it is a name, or an error the caller words.
+
+    ``str.isdigit`` alone is not enough: it holds for "²" and other digits ``int`` refuses,
+    and ``int`` refuses thousands of digits, so either ended in a ValueError's traceback.
+    Longer than ``MAX_DIGITS`` digits is no number either: no seat, card or face is that big.
+    """
+    if len(text) > MAX_DIGITS or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
 def normalise_name(name: str) -> str:
     """Lookup key of a name: case, accents, punctuation and spaces do not matter."""
     return "".join(c for c in _plain(name) if c.isalnum())

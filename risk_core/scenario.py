@@ -70,6 +70,7 @@ from msgspec import UNSET
 
 from risk_core.errors import RiskError
 from risk_core.model import Event, GameStarted, GameState, OptionValue, PositionSet, SeatInfo
+from risk_core.names import whole_number
 from risk_core.rng import Rng, normalise_seed
 from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.base import RuleSet
@@ -143,8 +144,8 @@ def scenario_opening(
     seed64 = normalise_seed(chosen_seed)
 
     def seat(ref: int | str) -> int:
-        if isinstance(ref, str) and ref.isdigit():
-            ref = int(ref)
+        if isinstance(ref, str) and (number := whole_number(ref)) is not None:
+            ref = number
         if isinstance(ref, int):
             if 0 <= ref < len(seats):
                 return ref
@@ -291,7 +292,8 @@ def _check_position(rs: RuleSet, events: list[Event]) -> None:
 def _per_seat(mapping: dict[str, Any], seat: Any, n: int, empty: Any) -> list[Any]:
     out = [empty] * n
     for key, value in mapping.items():
-        out[seat(int(key) if key.isdigit() else key)] = value
+        number = whole_number(key)
+        out[seat(key if number is None else number)] = value
     return out
 
 
@@ -305,8 +307,10 @@ def _hand(rs: RuleSet, cards: list[str]) -> list[int]:
             if not free:
                 raise bad("More jokers than the deck has.")
             out.append(free[0])
-        elif name.isdigit() and int(name) in main and board.card(int(name)).territory is None:
-            out.append(int(name))  # a card naming no territory, by its id
+        elif (
+            (n := whole_number(name)) is not None and n in main and board.card(n).territory is None
+        ):
+            out.append(n)  # a card naming no territory, by its id
         else:
             card = board.territory_card(board.find(name))
             if card is None:

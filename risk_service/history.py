@@ -37,6 +37,7 @@ import risk_core
 from risk_core import Event, GameState, RiskError, RuleError
 from risk_core.engine import legal_moves
 from risk_core.model import Branched, DiceReseeded, DiceScripted, GameStarted
+from risk_core.names import whole_number
 from risk_core.rng import normalise_seed, seed_commitment
 from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.base import RuleSet
@@ -317,16 +318,18 @@ def parse_faces(text: str) -> tuple[int, ...]:
     if stripped.startswith("["):
         try:
             faces = json.loads(stripped)
-        except json.JSONDecodeError as e:
-            raise RiskError("bad_script", f"The dice script is not a JSON list: {e}.") from None
+        except (ValueError, RecursionError) as e:  # JSONDecodeError, a number too long, …
+            said = str(e) or "it is nested too deeply"
+            raise RiskError("bad_script", f"The dice script is not a JSON list: {said}.") from None
         if not isinstance(faces, list):
             raise RiskError("bad_script", "The dice script must be a list of faces.")
         return check_faces(faces)
     words = stripped.split()
-    if not all(w.isdigit() for w in words):
-        bad = next(w for w in words if not w.isdigit())
-        raise RiskError("bad_script", f"Die faces are whole numbers, not {bad!r}.")
-    return check_faces([int(w) for w in words])
+    faces = [whole_number(w) for w in words]
+    if None in faces:
+        bad = words[faces.index(None)]
+        raise RiskError("bad_script", f"Die faces are whole numbers, not {bad[:40]!r}.")
+    return check_faces([f for f in faces if f is not None])
 
 
 # --------------------------------------------------------------------------- lineage

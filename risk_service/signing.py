@@ -54,6 +54,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
 from risk_core import RiskError
+from risk_core.names import whole_number
 
 DOMAIN = b"risk-request-v1\0"  # signatures of requests can never pass for anything else
 SEAT_KEY = "ed25519:"  # a claimed seat's row: its public key
@@ -356,7 +357,7 @@ class Invitation(msgspec.Struct, frozen=True):
             secret = unb64(rest)
         except ValueError:
             secret = b""
-        if not game_id or not seat.isdigit() or len(secret) != 32:
+        if not game_id or whole_number(seat) is None or len(secret) != 32:
             raise RiskError(
                 "bad_invitation",
                 f"{text[:80]!r} is not an invitation (GAME:SEAT:SECRET, as `risk new` and "

@@ -192,7 +192,9 @@ def _postgres(url: str) -> StoreConfig:
             f"(known: {', '.join(POSTGRES_OPTIONS)})."
         )
     timeout = options.get("connect_timeout", "5")
-    if not timeout.isdigit():
+    from risk_core.names import whole_number
+
+    if whole_number(timeout) is None:
         raise ValueError(f"connect_timeout must be a whole number of seconds, not '{timeout}'.")
     env = {
         **COMMON_ENV,

@@ -29,6 +29,7 @@ from risk_core.dice import DiceSpec
 from risk_core.model import Attack, BattleFought, DiceScripted
 from risk_service import GameService
 from risk_service.exchange import audit_export, export_game
+from risk_service.history import parse_faces
 from risk_service.protocol import Malformed, decode_request
 
 Run = Callable[..., Result]
@@ -247,6 +248,80 @@ def test_unreadable_scenario_file_is_refused(risk: Run, tmp_path: Path) -> None:
     else:  # root reads anything: nothing to test then
         pytest.skip("this user can read a file without permissions")
     _refused(risk, str(path), "Cannot read")
+
+
+# Text str.isdigit() takes for a number that int() cannot read (a superscript two; more digits
+# than int() converts), and an Arabic-Indic one, a digit to int() but no seat number anyone types.
+NOT_NUMBERS = pytest.mark.parametrize(
+    "ref", ["\u00b2", "9" * 5000, "\u0661"], ids=["superscript", "5000-digits", "arabic-indic"]
+)
+
+
+@NOT_NUMBERS
+@pytest.mark.parametrize("where", ["owner", "current", "hands", "missions"])
+def test_a_scenario_seat_that_only_looks_like_a_number_is_unknown(
+    risk: Run, tmp_path: Path, where: str, ref: str
+) -> None:
+    # Input hygiene (the README's error contract; no rule ID): a seat is a number of ASCII
+    # digits or a name, else bad_scenario naming it; int() raised a traceback here.
+    def change(doc: dict[str, Any]) -> None:
+        if where == "owner":
+            doc["territories"]["peru"]["owner"] = ref
+        elif where == "current":
+            doc["current"] = ref
+        else:
+            doc[where] = {ref: doc[where].pop("Ann")}
+
+    _refused(risk, _scenario_with(tmp_path, change), "Unknown seat")
+
+
+@NOT_NUMBERS
+def test_a_scenario_card_that_only_looks_like_a_number_is_unknown(
+    risk: Run, tmp_path: Path, ref: str
+) -> None:
+    # A hand's card by id takes ASCII digits only; anything else is a territory's name.
+    def change(doc: dict[str, Any]) -> None:
+        doc["hands"]["Ann"] = [ref]
+
+    _refused(risk, _scenario_with(tmp_path, change), code="unknown_territory")
+
+
+@NOT_NUMBERS
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("show", "g1", "--as", "{}"),
+        ("moves", "g1", "--as", "{}"),
+        ("new", "--players", "A,B,C", "--ask", "{}"),
+        ("new", "--players", "A,B,C", "--commander", "{}=Bob"),
+        ("trade", "g1", "{}", "{}", "{}", "--as", "0"),
+    ],
+)
+def test_a_seat_or_card_that_only_looks_like_a_number_is_a_clean_error(
+    risk: Run, game: str, ref: str, args: tuple[str, ...]
+) -> None:
+    # Input hygiene, as above: unknown_seat or unknown_territory, never int()'s traceback.
+    err = error(risk, *(a.format(ref) for a in args))
+    assert err.startswith("Error: ") and err.rstrip().endswith(
+        ("[unknown_seat]", "[unknown_territory]")
+    ), err
+    assert [g["game_id"] for g in out(risk, "games")] == ["g1"]
+
+
+@NOT_NUMBERS
+def test_odds_and_seeds_that_only_look_like_numbers(risk: Run, ref: str) -> None:
+    # `risk odds 5 3` takes two numbers; anything else is GAME FROM TO (a usage mistake here),
+    # and a seed of other characters is text, hashed as any text seed.
+    assert "Give GAME FROM TO" in error(risk, "odds", ref, "3", code=2)
+    assert out(risk, "new", "--players", "A,B,C", "--seed", ref, "--id", "s")["game_id"] == "s"
+
+
+@NOT_NUMBERS
+def test_a_dice_script_of_odd_numbers_is_a_bad_script(ref: str) -> None:
+    for text in (f"6 {ref}", f"[{ref}]"):
+        with pytest.raises(rc.RiskError) as err:
+            parse_faces(text)
+        assert err.value.code == "bad_script"
 
 
 @pytest.mark.parametrize(

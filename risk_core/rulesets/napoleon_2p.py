@@ -80,6 +80,7 @@ from risk_core.model import (
     Trade,
     TurnStarted,
 )
+from risk_core.names import whole_number
 from risk_core.rng import Rng
 from risk_core.rulesets.allies import ALLY_PLACE, AllyPlaced
 from risk_core.rulesets.base import COLOURS, CORE_PHASES, Emit, Option, RuleSet
@@ -135,10 +136,10 @@ def parse_chunk(value: object) -> tuple[int, int] | None:
     """DEC-17: ``"OWN/INDEPENDENT"`` (whole numbers from 1) as a pair, None if malformed."""
     own, sep, independent = str(value).partition("/")
     own, independent = own.strip(), independent.strip()
-    if not (sep and own.isdecimal() and independent.isdecimal()):
+    first, second = whole_number(own), whole_number(independent)
+    if not sep or first is None or second is None:
         return None
-    pair = int(own), int(independent)
-    return pair if min(pair) >= 1 else None
+    return (first, second) if min(first, second) >= 1 else None
 
 
 # --------------------------------------------------------------------------- the rule set
