@@ -62,6 +62,7 @@ die cannot show the script's next face is refused, ``bad_script``).  A file is a
 
 from __future__ import annotations
 
+import json
 import tomllib
 from typing import Any, Literal
 
@@ -70,7 +71,7 @@ from msgspec import UNSET
 
 from risk_core.errors import RiskError
 from risk_core.model import Event, GameStarted, GameState, OptionValue, PositionSet, SeatInfo
-from risk_core.names import whole_number
+from risk_core.names import MAX_DIGITS, whole_number
 from risk_core.rng import Rng, normalise_seed
 from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.base import RuleSet
@@ -110,15 +111,48 @@ def parse_scenario(data: bytes, fmt: Literal["toml", "json"]) -> Scenario:
     them, so a longer file is refused without reading it all)."""
     if len(data) > MAX_SCENARIO_BYTES:
         raise bad(f"The scenario file is larger than {MAX_SCENARIO_BYTES >> 20} MiB.")
+    data = data.removeprefix(b"\xef\xbb\xbf")  # the byte order mark some editors write
+    if not data.strip():
+        raise bad("The scenario file is empty.")
     try:
-        raw: Any = tomllib.loads(data.decode()) if fmt == "toml" else msgspec.json.decode(data)
+        raw: Any = tomllib.loads(data.decode()) if fmt == "toml" else _json(data)
         return msgspec.convert(raw, Scenario)
     except RecursionError:
         raise bad("Cannot read the scenario file: it is nested too deeply.") from None
-    except msgspec.ValidationError as exc:  # before DecodeError, its base
+    except RiskError:
+        raise
+    except msgspec.ValidationError as exc:
         raise bad(f"Invalid scenario: {exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError, msgspec.DecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        byte = f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start}"
+        raise bad(f"Cannot read the scenario file: it is not UTF-8 text ({byte}).") from None
+    except ValueError as exc:  # TOML's and JSON's syntax errors, a number too long
         raise bad(f"Cannot read the scenario file: {exc}") from None
+
+
+def _json(data: bytes) -> Any:
+    """JSON as TOML reads it: a key given twice in one table is an error (where a JSON
+    decoder keeps the last, silently dropping a territory or a hand), and so are NaN and
+    Infinity, which no scenario number takes."""
+
+    def table(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise bad(f"Cannot read the scenario file: the key {key!r} is given twice.")
+            out[key] = value
+        return out
+
+    def constant(name: str) -> Any:
+        raise bad(f"Cannot read the scenario file: {name} is not a number a scenario takes.")
+
+    def integer(text: str) -> int:
+        if len(text) > MAX_DIGITS:  # int() reads a few thousand digits; no field takes 100
+            raise bad(f"Cannot read the scenario file: a number of {len(text):,} digits.")
+        return int(text)
+
+    text = data.decode()
+    return json.loads(text, object_pairs_hook=table, parse_constant=constant, parse_int=integer)
 
 
 def scenario_opening(
@@ -158,8 +192,14 @@ def scenario_opening(
     board = rs.board
     owners = [-1] * len(board.territories)
     armies = [0] * len(board.territories)
+    listed: dict[int, str] = {}  # territory -> the key that named it
     for key, holding in scenario.territories.items():
         t = board.find(key)
+        if t in listed:  # two spellings of one territory: the later would win unseen
+            raise bad(
+                f"{board.name(t)} is listed twice in [territories]: {listed[t]!r} and {key!r}."
+            )
+        listed[t] = key
         owners[t], armies[t] = seat(holding.owner), holding.armies
         if not 1 <= holding.armies <= MAX_COUNT:
             raise bad(f"{board.name(t)} needs 1 to {MAX_COUNT:,} armies, not {holding.armies}.")
@@ -192,7 +232,7 @@ def scenario_opening(
         given = "" if scenario.round is not None else f" (the turn, {scenario.turn}, unless given)"
         raise bad(f"round {played}{given} is past {rs.name}'s last, round {limit}.")
 
-    hands = [_hand(rs, cards) for cards in _per_seat(scenario.hands, seat, len(seats), [])]
+    hands = [_hand(rs, c) for c in _per_seat("hands", scenario.hands, seat, len(seats), [])]
     held = [c for h in hands for c in h]
     if len(held) != len(set(held)):
         card = next(c for c in held if held.count(c) > 1)
@@ -289,11 +329,18 @@ def _check_position(rs: RuleSet, events: list[Event]) -> None:
         raise bad(f"The position breaks {rs.name}'s rules: {'; '.join(problems)}.")
 
 
-def _per_seat(mapping: dict[str, Any], seat: Any, n: int, empty: Any) -> list[Any]:
+def _per_seat(table: str, mapping: dict[str, Any], seat: Any, n: int, empty: Any) -> list[Any]:
+    """``mapping``'s values by seat; a seat named twice (by name and number, or in two cases)
+    is refused: one of its entries would be lost."""
     out = [empty] * n
+    named: dict[int, str] = {}  # seat -> the key that named it
     for key, value in mapping.items():
         number = whole_number(key)
-        out[seat(key if number is None else number)] = value
+        s = seat(key if number is None else number)
+        if s in named:
+            raise bad(f"[{table}] names one seat twice: {named[s]!r} and {key!r}.")
+        out[s] = value
+        named[s] = key
     return out
 
 
@@ -326,10 +373,12 @@ def _missions(rs: RuleSet, scenario: Scenario, seat: Any, n: int, seed: int) -> 
             raise bad(f"{rs.name} has no missions.")
         return [None] * n
     known = {m.id for m in rs.board.missions}
-    given: list[str | None] = _per_seat(scenario.missions, seat, n, None)
+    given: list[str | None] = _per_seat("missions", scenario.missions, seat, n, None)
     for m in given:
         if m is not None and m not in known:
             raise bad(f"Unknown mission {m!r} (missions: {', '.join(sorted(known))}).")
+        if m is not None and given.count(m) > 1:  # CL-04: one objective card to each
+            raise bad(f"Mission {m!r} is given to two seats; each holds a card of its own.")
     free = [m for m in sorted(known) if m not in given]
     order = Rng(seed, 1 << 33).shuffle(list(range(len(free))))
     picks = iter(free[i] for i in order)

@@ -250,6 +250,89 @@ def test_unreadable_scenario_file_is_refused(risk: Run, tmp_path: Path) -> None:
     _refused(risk, str(path), "Cannot read")
 
 
+# --------------------------------------------------------------------------- given twice
+def test_a_key_given_twice_in_a_json_scenario_is_refused(risk: Run, tmp_path: Path) -> None:
+    # TOML refuses a key given twice; JSON decoders keep the last one, which silently changed
+    # the position (Peru's owner here, or the seed).  Both formats now refuse it.
+    text = Path(scenario(tmp_path)).read_text()
+    twice = tmp_path / "twice.json"
+    for once, again in (
+        ('"peru": {', '"peru": {"owner": 1, "armies": 2}, "peru": {'),
+        ('"seed": 11', '"seed": 11, "seed": 12'),
+    ):
+        twice.write_text(text.replace(once, again, 1))
+        _refused(risk, str(twice), "given twice", once.split('"')[1])
+
+
+def test_a_territory_listed_twice_under_two_spellings_is_refused(risk: Run, tmp_path: Path) -> None:
+    # CORE-02 (one owner a territory): "peru" and "Peru" are one territory; the later entry
+    # overwrote the first unseen.
+    def change(doc: dict[str, Any]) -> None:
+        doc["territories"]["Peru"] = {"owner": 1, "armies": 2}
+
+    _refused(risk, _scenario_with(tmp_path, change), "Peru is listed twice", "'Peru'")
+
+
+@pytest.mark.parametrize(("table", "again"), [("hands", "0"), ("missions", "ann")])
+def test_a_seat_named_twice_in_one_table_is_refused(
+    risk: Run, tmp_path: Path, table: str, again: str
+) -> None:
+    # ENG-07's secrets per seat: Ann by name and by number (or in two cases) is one seat,
+    # and one of her hands or missions was lost.
+    def change(doc: dict[str, Any]) -> None:
+        doc[table][again] = doc[table]["Bob"] if table == "hands" else "asia_africa"
+        doc[table].pop("Bob")
+
+    _refused(risk, _scenario_with(tmp_path, change), f"[{table}] names one seat twice", again)
+
+
+def test_a_mission_given_to_two_seats_is_refused(risk: Run, tmp_path: Path) -> None:
+    # CL-04: each player is dealt an objective card of its own.
+    def change(doc: dict[str, Any]) -> None:
+        doc["missions"]["Bob"] = doc["missions"]["Ann"]
+
+    _refused(risk, _scenario_with(tmp_path, change), "na_africa", "two seats")
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("empty.json", b"", ("empty",)),
+        ("blank.toml", b" \n\n", ("empty",)),
+        ("nan.json", b'{"seed": NaN, "territories": {}}', ("NaN",)),
+        ("long.json", b'{"seed": ' + b"9" * 5000 + b', "territories": {}}', ("5,000 digits",)),
+        ("latin.toml", 'players = ["Zoé"]'.encode("latin-1"), ("UTF-8", "0xe9")),
+    ],
+)
+def test_a_scenario_file_that_is_no_scenario_says_why(
+    risk: Run, tmp_path: Path, name: str, content: bytes, words: tuple[str, ...]
+) -> None:
+    # Input hygiene (no rule ID): what is wrong with the file, in words, not a decoder's
+    # "Input data was truncated" (an empty file) or an int() limit's advice.
+    path = tmp_path / name
+    path.write_bytes(content)
+    _refused(risk, str(path), *words)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_a_scenario_file_with_a_byte_order_mark_is_read(
+    risk: Run, tmp_path: Path, suffix: str
+) -> None:
+    # Some editors begin a UTF-8 file with a byte order mark; it is no part of the scenario.
+    doc = json.loads(Path(scenario(tmp_path)).read_text())
+    text = json.dumps(doc)
+    if suffix == ".toml":
+        rows = "\n".join(
+            f"{t} = {{ owner = {h['owner']}, armies = {h['armies']} }}"
+            for t, h in doc["territories"].items()
+        )
+        head = 'ruleset = "classic"\nplayers = ["Ann", "Bob", "Cy"]\nseed = 11\n'
+        text = f"{head}[territories]\n{rows}\n"
+    path = tmp_path / f"bom{suffix}"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert out(risk, "new", "--scenario", str(path), "--id", "bom")["game_id"] == "bom"
+
+
 # Text str.isdigit() takes for a number that int() cannot read (a superscript two; more digits
 # than int() converts), and an Arabic-Indic one, a digit to int() but no seat number anyone types.
 NOT_NUMBERS = pytest.mark.parametrize(
