@@ -280,7 +280,8 @@ def _counted(span: list[int], one: str, many: str) -> str:
 FAMILY_SHOWN = 8  # a family command's entries listed by `risk moves` before "… (N in all)"
 
 # The verb that submits a family command, where it is not the command's type with dashes
-# (tests/test_cli_analysis.py checks that every command type has an existing verb).
+# (tests/test_cli_analysis.py checks that every command type has an existing verb); a plug-in
+# family's command-line module adds its own (``VERBS``, risk_cli.families).
 VERBS = {
     "place_token": "token",
     "play_power": "power",

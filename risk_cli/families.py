@@ -12,7 +12,10 @@ module defines
   family's ``seat_view`` facts), in place of the core's ``neutral``; None keeps the core's word;
 * ``SHOW_LINES``: ``lines(view, names) -> list[str]``, the family's own facts in `risk show`
   (cities, face-up missions, tracks...), printed after the board for the rule sets naming the
-  module.
+  module;
+* ``VERBS``: ``{command type: verb}``, how `risk moves` tells a command submitted by a verb
+  other than its type with dashes (``{"skip_muster": "muster --skip"}``); the verb's first
+  word is one of ``COMMANDS``.
 
 Any may be left out.  Several rule sets may share one module; it is added once.  A verb or an
 event text that another module already provides is refused (``family_clash``).
@@ -83,6 +86,7 @@ def add_family(group: click.Group, module: ModuleType) -> None:
     texts = _texts(module)
     note = _seat_note(module)
     show_lines = _show_lines(module)
+    verbs = _verbs(module, commands)
     for command in commands:
         taken = group.commands.get(command.name or "")
         if taken is not None and taken is not command:
@@ -91,6 +95,18 @@ def add_family(group: click.Group, module: ModuleType) -> None:
                 f"Rule family module {module.__name__!r} adds the verb {command.name!r}, "
                 f"which is taken: `risk {command.name}` comes from {_home(taken)}.",
             )
+    if verbs:
+        from risk_cli import analysis  # `risk moves`'s: imported only when a family adds some
+
+        for kind, verb in verbs.items():
+            told = analysis.VERBS.get(kind, verb)
+            if told != verb:
+                raise SetupError(
+                    "family_clash",
+                    f"Rule family module {module.__name__!r} tells the command {kind!r} by "
+                    f"`risk {verb}`, which `risk moves` tells by `risk {told}`.",
+                )
+        analysis.VERBS.update(verbs)
     render.add_event_texts(texts, module.__name__)
     if note is not None:
         render.add_seat_note(note, module.__name__)
@@ -150,6 +166,23 @@ def _show_lines(module: ModuleType) -> render.ShowLines | None:
             "bad_family", f"{module.__name__}.SHOW_LINES must be a function(view, names)."
         )
     return lines
+
+
+def _verbs(module: ModuleType, commands: list[click.Command]) -> dict[str, str]:
+    verbs = getattr(module, "VERBS", {})
+    if not isinstance(verbs, Mapping) or not all(
+        isinstance(kind, str) and isinstance(verb, str) for kind, verb in verbs.items()
+    ):
+        raise SetupError("bad_family", f"{module.__name__}.VERBS must map command types to verbs.")
+    own = {c.name for c in commands}
+    for kind, verb in verbs.items():
+        if verb.split(" ")[0] not in own:  # a verb it does not add would send players nowhere
+            raise SetupError(
+                "bad_family",
+                f"{module.__name__}.VERBS tells {kind!r} by `risk {verb}`, but its COMMANDS "
+                f"add no verb {verb.split(' ')[0]!r}.",
+            )
+    return dict(verbs)
 
 
 def _home(command: click.Command) -> str:

@@ -197,6 +197,27 @@ def test_a_malformed_family_module_is_refused() -> None:
         assert caught.value.code == "bad_family"
 
 
+def test_family_verbs_name_the_modules_own_commands() -> None:
+    """VERBS maps command types to a verb of the module's own COMMANDS (else `bad_family`:
+    `risk moves` would send a player to no verb); a type already told by another verb is
+    `family_clash`; nothing of a refused module is added."""
+    from risk_cli.analysis import verb_of
+
+    hail = click.Command("hail", help="Hail a ship.")
+    for verbs in ({"hail_ship": "wave"}, {"hail_ship": 3}, ["hail"]):
+        with pytest.raises(rc.SetupError) as caught:
+            families.add_family(click.Group("g"), family_module("x", COMMANDS=[hail], VERBS=verbs))
+        assert caught.value.code == "bad_family", verbs
+    with pytest.raises(rc.SetupError) as caught:
+        families.add_family(
+            click.Group("g"), family_module("y", COMMANDS=[hail], VERBS={"give_card": "hail"})
+        )
+    assert caught.value.code == "family_clash" and verb_of("give_card") == "give"
+    group = click.Group("g")
+    families.add_family(group, family_module("z", COMMANDS=[hail], VERBS={"hail_ship": "hail"}))
+    assert verb_of("hail_ship") == "hail" and "hail" in group.commands
+
+
 def test_a_clashing_plugin_verb_fails_the_command_line_cleanly(tmp_path: Path) -> None:
     """Through `risk`: a plug-in whose verb is `attack` makes every invocation print
     `Error: … [family_clash]` with status 1 and no traceback."""

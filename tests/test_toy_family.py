@@ -447,6 +447,19 @@ def test_cli_muster_verb(tmp_path: Path) -> None:
     assert out["events"][0]["armies"] == 3 and out["phase"] == "reinforce"
 
 
+def test_cli_moves_tell_each_order_by_the_verb_that_submits_it(tmp_path: Path) -> None:
+    """CLI module: ``VERBS`` tells `risk moves` that ``skip_muster`` is submitted by
+    `risk muster --skip` (the type with dashes, `risk skip-muster`, is no verb)."""
+    store = f"sqlite://{tmp_path / 'games.db'}"
+    path = tmp_path / "muster.toml"
+    path.write_text(SCENARIO)
+    new = json.loads(invoke("--create", "--store", store, "new", "--scenario", str(path), "--json"))
+    lines = invoke("--store", store, "moves", new["game_id"]).splitlines()
+    assert "  muster --skip: (no arguments)" in lines
+    assert [line for line in lines if line.startswith("  muster: card ")]
+    assert not [line for line in lines if "skip-muster" in line]
+
+
 def risk(*args: str) -> str:
     """The installed ``risk`` command in a fresh process, the family named by ``RISK_FAMILIES``
     (``PYTHONPATH``: a console script does not put the working directory on ``sys.path``)."""

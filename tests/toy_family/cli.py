@@ -84,6 +84,7 @@ def _skipped(d: JsonDict, n: Names) -> str:
 
 
 COMMANDS: list[click.Command] = [muster]
+VERBS = {"skip_muster": "muster --skip"}  # `risk moves` says how to skip
 EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     "orders_shuffled": _shuffled,
     "order_drawn": _drawn,
