@@ -122,12 +122,35 @@ def parse_scenario(data: bytes, fmt: Literal["toml", "json"]) -> Scenario:
     except RiskError:
         raise
     except msgspec.ValidationError as exc:
-        raise bad(f"Invalid scenario: {exc}") from None
+        raise bad(f"Invalid scenario: {_entry_named(raw, exc)}") from None
     except UnicodeDecodeError as exc:
         byte = f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start}"
         raise bad(f"Cannot read the scenario file: it is not UTF-8 text ({byte}).") from None
     except ValueError as exc:  # TOML's and JSON's syntax errors, a number too long
         raise bad(f"Cannot read the scenario file: {exc}") from None
+
+
+# The tables whose keys a player chooses, with their entries' type.
+_ENTRIES: dict[str, Any] = {
+    "territories": Holding,
+    "hands": list[str],
+    "missions": str,
+    "options": OptionValue,
+}
+
+
+def _entry_named(raw: Any, exc: msgspec.ValidationError) -> str:
+    """``exc``'s text, naming the entry it is about: msgspec says ``$.territories[...]``
+    for a key of a table, which leaves the player to look through 42 territories."""
+    if "[...]" in str(exc) and isinstance(raw, dict):
+        for table, kind in _ENTRIES.items():
+            entries = raw.get(table)
+            for key, value in entries.items() if isinstance(entries, dict) else ():
+                try:
+                    msgspec.convert(value, kind)
+                except msgspec.ValidationError as e:
+                    return f"[{table}] {key}: {e}"
+    return str(exc)
 
 
 def _json(data: bytes) -> Any:

@@ -314,6 +314,25 @@ def test_a_scenario_file_that_is_no_scenario_says_why(
     _refused(risk, str(path), *words)
 
 
+@pytest.mark.parametrize(
+    ("table", "key", "value", "words"),
+    [
+        ("territories", "peru", {"owner": 0, "armies": "ten"}, ("[territories] peru", "armies")),
+        ("territories", "brazil", {"owner": 1.5, "armies": 1}, ("[territories] brazil", "owner")),
+        ("hands", "Bob", "ontario", ("[hands] Bob", "array")),
+    ],
+)
+def test_a_wrong_type_in_a_table_names_its_entry(
+    risk: Run, tmp_path: Path, table: str, key: str, value: Any, words: tuple[str, ...]
+) -> None:
+    # Input hygiene (no rule ID): the decoder says `$.territories[...]`; the message names
+    # the territory or seat, so a player need not look through 42 entries.
+    def change(doc: dict[str, Any]) -> None:
+        doc[table][key] = value
+
+    _refused(risk, _scenario_with(tmp_path, change), *words)
+
+
 @pytest.mark.parametrize("suffix", [".json", ".toml"])
 def test_a_scenario_file_with_a_byte_order_mark_is_read(
     risk: Run, tmp_path: Path, suffix: str
