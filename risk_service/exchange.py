@@ -177,6 +177,7 @@ class ExportReader:
         self._newline = first.endswith(b"\n")
         self._header_line = first.removesuffix(b"\n")
         self.header = _header(self._header_line)
+        _check_loaded(self.header)
         self._start = self._file.tell()
         self._body_digest: str | None = None  # found by ``check``
         self.records_count = 0
@@ -325,6 +326,19 @@ def read_header(data: bytes | IO[bytes]) -> ExportHeader:
     if isinstance(data, bytes):
         return _header(data.partition(b"\n")[0])
     return ExportReader(data).header
+
+
+def _check_loaded(header: ExportHeader) -> None:
+    """``unknown_ruleset`` for an export of a rule set not loaded here: its family's records
+    would not even decode (each would be "not a record"), let alone replay."""
+    from risk_core.rulesets import names
+
+    if header.ruleset not in names():
+        raise RiskError(
+            "unknown_ruleset",
+            f"This export holds a game of the rule set '{header.ruleset}', which is not loaded "
+            "here: name its rule family in RISK_FAMILIES (or install its entry point).",
+        )
 
 
 def _header(line: bytes) -> ExportHeader:

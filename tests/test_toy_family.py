@@ -550,6 +550,31 @@ def test_a_young_game_of_a_family_not_loaded_is_unknown_ruleset(tmp_path: Path) 
         assert read.stderr.rstrip().endswith("[unknown_ruleset]"), read.stderr
 
 
+def test_an_export_of_a_family_not_loaded_is_unknown_ruleset(tmp_path: Path) -> None:
+    """Plug-in loading: `risk import` and `risk audit --file` of an export of a family's game,
+    where the family is not loaded, are ``unknown_ruleset`` naming its rule set (its records
+    were each "not a record": ``bad_export``), and nothing is stored."""
+    store = f"sqlite://{tmp_path / 'games.db'}"
+    risk("--create", "--store", store, "new", "--rules", RULES, "--players", "A,B", "--id", "t")
+    exported = tmp_path / "t.json"
+    risk("--store", store, "export", "t", "-o", str(exported))
+    plain = {**os.environ, "PYTHONPATH": str(ROOT)}
+    plain.pop("RISK_FAMILIES", None)
+    other = tmp_path / "other.db"
+    for args in (
+        ("--create", "--store", f"sqlite://{other}", "import", str(exported), "--id", "u"),
+        ("audit", "--file", str(exported)),
+    ):
+        done = subprocess.run(
+            [str(Path(sys.executable).parent / "risk"), *args],
+            cwd=ROOT, env=plain, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 1, done.stderr
+        assert "the rule set 'toy-d8', which is not loaded here" in done.stderr, done.stderr
+        assert done.stderr.rstrip().endswith("[unknown_ruleset]"), done.stderr
+    assert not other.exists()
+
+
 def test_a_family_loaded_after_the_store_is_refused() -> None:
     """Plug-in loading: the store's command and event unions are built when it is imported, so
     an event type defined later is refused at once (``family_too_late``) instead of being
