@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import risk_core as rc
-from risk_core.model import Attack, Defend, EndTurn, Place
+from risk_core.model import Attack, Defend, EndTurn, Place, Trade
 from risk_core.rulesets.napoleon_advanced_state import (
     MoveAdmiral,
     MoveFleet,
@@ -869,6 +869,47 @@ def test_dec_04_forced_trade_after_elimination(tmp_path: Path) -> None:
     later, _ = engine_game(**kw, options={"elimination_trade_from": 6})
     later, _ = step(later, attack)
     assert later.phase == "attack"
+
+
+INFANTRY = [
+    IDS[t]
+    for c, s in enumerate(BOARD.card_symbols)
+    if s == "infantry" and (t := BOARD.card_territory(c)) is not None
+]
+
+
+def eliminate_cy(mine: int, theirs: int, threshold: int) -> rc.GameState:
+    """Ann takes Irlande, Cy's last territory, holding ``mine`` infantry cards and taking
+    Cy's ``theirs`` (every 3 of them a set), with ``elimination_trade_from=threshold``."""
+    state, _ = engine_game(
+        owners={"ecosse": 0, "irlande": 2, "angleterre": 0},
+        default_owner=1,
+        hands={"Ann": INFANTRY[:mine], "Cy": INFANTRY[mine : mine + theirs]},
+        armies={"angleterre": 6, "irlande": 1},
+        phase="attack",
+        dice=[6, 1],
+        options={"elimination_trade_from": threshold},
+    )
+    state, _ = step(state, Attack(seat=0, origin="angleterre", target="irlande", dice=1, move=1))
+    assert state.players[2].eliminated
+    return state
+
+
+@pytest.mark.parametrize("threshold", [3, 4])
+def test_dec_04_below_five_forces_the_first_set_then_fewer_than_5(threshold: int) -> None:
+    """DEC-04 (NAP-ADV-38) elimination_trade_from=3 or 4 (000 l.989's "3 cartes"): a hand of
+    that many cards holding a set trades one at once (the default 5 would not), and a bigger
+    hand trades until it holds fewer than 5, as `risk rules` says: 6 cards keep 3."""
+    small = eliminate_cy(threshold - 3, 3, threshold)
+    assert small.phase == "elim_trade"
+    assert rc.ruleset_of(small).must_trade(small, 0)
+    assert eliminate_cy(threshold - 3, 3, 5).phase == "attack"
+    state = eliminate_cy(3, 3, threshold)
+    sets = list(rc.ruleset_of(state).sets_in_hand(state, 0))
+    state, _ = step(state, Trade(seat=0, cards=sets[0]))
+    assert len(state.players[0].hand) == 3
+    state, _ = step(state, Place(seat=0, territory="angleterre", count=state.reserve))
+    assert state.phase == "attack" and len(state.players[0].hand) == 3
 
 
 def test_dec_23_lead_chooses_the_committed_generals(risk: Run, tmp_path: Path) -> None:

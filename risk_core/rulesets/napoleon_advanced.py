@@ -538,11 +538,16 @@ class NapoleonAdvanced(Napoleon):
 
     def must_trade(self, state: GameState, seat: Seat) -> bool:
         """NAP-ADV-20: 5 cards or more at reinforcement (DEC-04 after an elimination): trade
-        until fewer than 5."""
+        until fewer than 5.  Below 5 (``elimination_trade_from`` 3 or 4) the threshold forces
+        only the first set, while the elimination's trade is still open (``may_trade``): the
+        target stays "fewer than 5", so 3 or 4 cards left are kept."""
         hand = len(state.players[seat].hand)
         if state.phase == "elim_trade":
-            at = min(nar.FORCED_TRADE_AT, self.elimination_from(state))
-            return hand >= at and next(self.sets_in_hand(state, seat), None) is not None
+            if hand < nar.FORCED_TRADE_AT and not (
+                state.may_trade and hand >= self.elimination_from(state)
+            ):
+                return False
+            return next(self.sets_in_hand(state, seat), None) is not None
         return (
             state.phase == "reinforce"
             and hand >= nar.FORCED_TRADE_AT

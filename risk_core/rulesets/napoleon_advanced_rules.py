@@ -62,7 +62,8 @@ NAP_ADV_OPTIONS: dict[str, Option] = {
         maximum=6,
         doc="DEC-04 (NAP-ADV-38): a hand of this many cards after taking an eliminated "
         "player's trades at once until it holds fewer than 5 (5 recommended; 3 is 000 "
-        "l.989's OCR; 6 reads 'more than 5').",
+        "l.989's OCR; 6 reads 'more than 5'); with 3 or 4, a hand of that many cards but "
+        "fewer than 5 trades one set at once, if it holds one.",
     ),
     "general_model": Option(
         default="commit",
