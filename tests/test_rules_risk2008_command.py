@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,17 @@ from risk_core.rulesets.risk2008_state import (
     TakeMission,
 )
 from tests.gamekit import play, rejected
-from tests.risk2008_kit import BOARD, ONE_STAR, Run, cli_game, engine_game, error, members, out
+from tests.risk2008_kit import (
+    BOARD,
+    ONE_STAR,
+    Run,
+    cli_game,
+    doc,
+    engine_game,
+    error,
+    members,
+    out,
+)
 
 COMMAND = "risk2008"
 CONQUEST = "risk2008-conquest"
@@ -77,6 +88,27 @@ def test_r08_cc_01_fifteen_random_cities_and_dec_43() -> None:
     deck = next(e for e in events if isinstance(e, DeckFormed)).deck
     cities = {card(t) for t in board_set(events).cities}
     assert len(deck) == 27 and not cities & set(deck)
+
+
+def test_dec_43_set_aside_in_a_scenario(risk: Run, tmp_path: Path) -> None:
+    """DEC-43 (R08-CC-01) in a scenario file's [options]: city_cards=set_aside keeps the
+    cities' cards out of the pile, as in a game set up by `risk new --option`; a hand may
+    not hold one (bad_scenario).  Conquest from the Training card draws no city card."""
+    cities = ["alaska", "brazil", "egypt"]
+    aside = {"city_cards": "set_aside"}
+    for ruleset in (COMMAND, CONQUEST):
+        kept, _ = engine_game(ruleset=ruleset, family={"cities": cities})
+        assert sorted(kept.deck) == list(range(42))
+        left, _ = engine_game(ruleset=ruleset, family={"cities": cities}, options=aside)
+        assert sorted(left.deck) == sorted(set(range(42)) - {card(t) for t in cities})
+    training = {**aside, "conquest_setup": "training"}
+    assert len(engine_game(ruleset=CONQUEST, options=training)[0].deck) == 42
+    assert len(engine_game(ruleset=COMMAND, options=aside)[0].deck) == 27  # Training cities
+    document = doc(ruleset=COMMAND, family={"cities": cities}, options=aside)
+    document["hands"] = {"Ann": ["brazil"]}
+    path = tmp_path / "aside.json"
+    path.write_text(json.dumps(document))
+    assert error(risk, "new", "--scenario", str(path)) == "bad_scenario"
 
 
 def test_r08_cc_02_r08_cc_03_four_and_four_missions_with_their_rewards() -> None:

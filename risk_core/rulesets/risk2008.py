@@ -889,10 +889,27 @@ class Risk2008Family(RuleSet):
             for s, c in enumerate(state.capitals)
         )
         state = msgspec.structs.replace(state, capitals=capitals)
+        aside = self.cards_set_aside(self.resolve_options(options or {}), state.cities)
+        held = next((c for hand in position.hands for c in hand if c in aside), None)
+        if held is not None:
+            raise SetupError(
+                "bad_scenario",
+                f"{self.card_label(held)} is out of the game: the cities' cards are set aside "
+                "(city_cards=set_aside, DEC-43).",
+            )
         position = msgspec.structs.replace(
-            position, family=msgspec.to_builtins(state, str_keys=True)
+            position,
+            family=msgspec.to_builtins(state, str_keys=True),
+            deck=tuple(c for c in position.deck if c not in aside),
         )
         return super().start_position(players, seed, options, position, **kwargs)
+
+    def cards_set_aside(
+        self, options: dict[str, OptionValue], cities: Sequence[str]
+    ) -> frozenset[int]:
+        """The cards out of the game with these options and cities (none: Command Center's
+        ``city_cards`` may set the cities' aside)."""
+        return frozenset()
 
     # ------------------------------------------------------------------ openings
     def deal_start_cards(self, state: GameState, counts: Sequence[int], emit: Emit) -> None:

@@ -21,13 +21,14 @@ territories wins; missions and their rewards can still be taken (R08-CQ-01/02).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import ClassVar
 
 from risk_core.model import (
     Command,
     DeckFormed,
     GameState,
+    OptionValue,
     TerritoriesDealt,
 )
 from risk_core.rng import Rng
@@ -121,9 +122,8 @@ class Risk2008Command(Risk2008Family):
                 rng=rng.counter,
             )
         )
-        pile = self.board.deck_cards("main")
-        if state.options.get("city_cards") == "set_aside":
-            pile = [c for c in pile if self.board.card_territory(c) not in drawn]
+        aside = self.cards_set_aside(state.options, cities)
+        pile = [c for c in self.board.deck_cards("main") if c not in aside]
         rng = Rng(state.seed, state.rng)
         emit(DeckFormed(deck=tuple(rng.shuffle(pile)), rng=rng.counter))
         self.choose_first_player(state, emit)  # R08-CC-05: highest roll places first
@@ -136,6 +136,18 @@ class Risk2008Command(Risk2008Family):
                 rng=state.rng,
             )
         )
+
+    def cards_set_aside(
+        self, options: dict[str, OptionValue], cities: Sequence[str]
+    ) -> frozenset[int]:
+        """DEC-43 option ``city_cards=set_aside``: the cards of the cities stay out of the
+        game (at the opening, and in a scenario position, whose cities its ``[family]`` or the
+        Training card gives)."""
+        if options.get("city_cards") != "set_aside":
+            return frozenset()
+        card = self.board.territory_card
+        index = self.board.index
+        return frozenset(c for t in cities if (c := card(index[t])) is not None)
 
     def bonus_card_draw(self, state: GameState, due: int) -> int:
         """DEC-42 option ``bonus_card``: one more card (additional) or one in all (instead)."""
@@ -161,6 +173,14 @@ class Risk2008Conquest(Risk2008Command):
 
     def training(self, state: GameState) -> bool:
         return state.options.get("conquest_setup") == "training"
+
+    def cards_set_aside(
+        self, options: dict[str, OptionValue], cities: Sequence[str]
+    ) -> frozenset[int]:
+        """The Training card places its cities without drawing cards: none is set aside."""
+        if options.get("conquest_setup") == "training":
+            return frozenset()
+        return super().cards_set_aside(options, cities)
 
     def starting_armies(self, state: GameState) -> int:
         return 0 if self.training(state) else super().starting_armies(state)
