@@ -1,4 +1,5 @@
-"""DEC-01, DEC-02, DEC-03, DEC-14 and DEC-46 as rule options (ENG-08, catalogue §7).
+"""DEC-01, DEC-02, DEC-03, DEC-14 and DEC-46 as rule options (ENG-08, catalogue §7), and the
+README's account of every decision and every option.
 
 Each decision the catalogue leaves open is a named option whose default is the recommended
 reading (so games keep their behaviour); the other values are the readings the DEC text offers.
@@ -6,6 +7,8 @@ reading (so games keep their behaviour); the other values are the readings the D
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +16,7 @@ import pytest
 import risk_core as rc
 from risk_core.bots import propose
 from risk_core.model import Attack, CardsTraded, EndTurn, GameState, GameWon, Place, Trade
+from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.napoleon import golden_cavalry_value
 from tests.gamekit import BOARD as CLASSIC
 from tests.gamekit import play, position, rejected
@@ -248,3 +252,53 @@ def test_greedy_bots_play_the_other_readings_legally(
         for ev in rc.decide(state, cmd):  # raises if the bot's own choice is illegal
             state = rc.evolve(state, ev)
     assert state.phase == "over"
+
+
+# ----------------------------------------------------------------------------- the README
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+SECTION = README[README.index("## Rules: decisions and options") : README.index("## Adding a rule")]
+CATALOGUE_DECISIONS = 46  # DEC-01 .. DEC-46, catalogue §7
+
+
+def test_readme_names_every_decision() -> None:
+    """ENG-08, catalogue §7: every DEC item is in the README's rules sections, as an option's
+    row or among the decisions settled without an option (with the reason)."""
+    missing = [
+        f"DEC-{n:02d}" for n in range(1, CATALOGUE_DECISIONS + 1) if f"DEC-{n:02d}" not in SECTION
+    ]
+    assert not missing, f"not in the README: {missing}"
+
+
+def readme_rows(key: str) -> list[list[str]]:
+    """The cells after the option's own, of every README table row naming option ``key``."""
+    rows = []
+    for line in SECTION.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        for i, cell in enumerate(cells):
+            if re.fullmatch(r"`\w+`( \(.*\))?(, `\w+`)*", cell) and f"`{key}`" in cell:
+                rows.append(cells[i + 1 :])
+    return rows
+
+
+def shown(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+SHIPPED = sorted(n for n in INFOS if type(get_ruleset(n)).__module__.startswith("risk_core."))
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_readme_documents_every_option(name: str) -> None:
+    """ENG-08: each option `risk rules NAME` lists has a README row with the same default and
+    every other value, and its text cites the rule it settles."""
+    for key, spec in INFOS[name].options.items():
+        assert re.search(r"\b(DEC|CORE|CL|NAP|CW|R08|GAP)-", spec["doc"]), key
+        rows = readme_rows(key)
+        assert rows, f"{name}: no README row for {key}"
+        default = shown(spec["default"])
+        assert any(r[0].startswith(f"`{default}`") for r in rows), f"{name}: {key}'s default"
+        values = spec["choices"] or (
+            [not spec["default"]] if spec["default"] in (True, False) else []
+        )
+        for value in values:
+            assert any(shown(value) in " ".join(r[:2]) for r in rows), f"{name}: {key}={value}"
