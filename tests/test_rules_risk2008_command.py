@@ -452,6 +452,20 @@ def test_dec_44_conquest_setup() -> None:
 
 
 @pytest.mark.parametrize(
+    "family",
+    [{"rewards": {"Ann": ["two_regiments"]}}, {"airfields": ["alaska"]}],
+)
+def test_dec_44_training_setup_scenario_takes_no_rewards(family: dict[str, Any]) -> None:
+    """DEC-44 with R08-TR-06: a conquest scenario set up from the Training card (option
+    conquest_setup=training, in its [options]) has no rewards, as the game such an opening
+    starts: a reward or airfield in its [family] is bad_scenario; Command Center takes it."""
+    assert engine_game(ruleset=CONQUEST, family=family)[0].phase == "reinforce"
+    with pytest.raises(rc.SetupError) as e:
+        engine_game(ruleset=CONQUEST, family=family, options={"conquest_setup": "training"})
+    assert e.value.code == "bad_scenario"
+
+
+@pytest.mark.parametrize(
     ("dec", "key", "default", "rulesets"),
     [
         ("DEC-41", "airfield_scope", "attacked", (COMMAND, CONQUEST)),

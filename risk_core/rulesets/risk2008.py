@@ -889,7 +889,16 @@ class Risk2008Family(RuleSet):
             for s, c in enumerate(state.capitals)
         )
         state = msgspec.structs.replace(state, capitals=capitals)
-        aside = self.cards_set_aside(self.resolve_options(options or {}), state.cities)
+        opts = self.resolve_options(options or {})
+        if not self.rewards_played(opts) and (
+            any(state.rewards) or state.airfields or any(state.rewards_on)
+        ):
+            raise SetupError(
+                "bad_scenario",
+                "[family]: rewards are used only in the Command Center game (R08-TR-06), not "
+                "in one set up from the Training card (conquest_setup=training, DEC-44).",
+            )
+        aside = self.cards_set_aside(opts, state.cities)
         held = next((c for hand in position.hands for c in hand if c in aside), None)
         if held is not None:
             raise SetupError(
@@ -910,6 +919,10 @@ class Risk2008Family(RuleSet):
         """The cards out of the game with these options and cities (none: Command Center's
         ``city_cards`` may set the cities' aside)."""
         return frozenset()
+
+    def rewards_played(self, options: dict[str, OptionValue]) -> bool:
+        """Whether a game with these options plays the rewards (R08-TR-06: Command Center)."""
+        return self.rewards_in_play
 
     # ------------------------------------------------------------------ openings
     def deal_start_cards(self, state: GameState, counts: Sequence[int], emit: Emit) -> None:

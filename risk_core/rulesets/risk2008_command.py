@@ -182,6 +182,10 @@ class Risk2008Conquest(Risk2008Command):
             return frozenset()
         return super().cards_set_aside(options, cities)
 
+    def rewards_played(self, options: dict[str, OptionValue]) -> bool:
+        """DEC-44 ``conquest_setup=training``: the Training card's missions carry no reward."""
+        return options.get("conquest_setup") != "training"
+
     def starting_armies(self, state: GameState) -> int:
         return 0 if self.training(state) else super().starting_armies(state)
 
