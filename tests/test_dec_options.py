@@ -115,6 +115,19 @@ def test_dec02_literal_three_cards_with_a_set_must_trade() -> None:
     play(state, somewhere(state))
 
 
+@pytest.mark.parametrize("threshold", [3, 4, 5])
+def test_dec02_each_threshold_forces_a_hand_of_that_size(threshold: int) -> None:
+    """DEC-02 forced_trade_at=3..5: a hand of exactly that many cards holding a set must
+    trade before placing; one card fewer (still holding a set) need not."""
+    opts = {"forced_trade_at": threshold}
+    hand = cards_of("infantry", 3) + cards_of("cavalry", threshold - 3)
+    state = nap(hands={0: hand}, options=opts)
+    assert rejected(state, somewhere(state)) == "must_trade"
+    if threshold > 3:
+        state = nap(hands={0: hand[:-1]}, options=opts)
+        play(state, somewhere(state))
+
+
 # ----------------------------------------------------------------------------- DEC-03
 def eliminate(mine: list[str], theirs: list[str], **options: Any) -> GameState:
     """Seat 0 takes Syrie, seat 2's last territory, with ``theirs`` in seat 2's hand."""
@@ -140,6 +153,19 @@ def test_dec03_reading_c_five_cards_trade_down_to_four() -> None:
     state, _ = play(state, Trade(seat=0, cards=ids(cards_of("cavalry", 3))))
     state, _ = play(state, Place(seat=0, territory="anatolie", count=state.reserve))
     assert state.phase == "attack" and len(state.players[0].hand) == 2
+
+
+def test_dec03_four_cards_trade_one_set_at_once() -> None:
+    """DEC-03 elimination_trade_at=4: 4 cards after an elimination, holding a set, trade it at
+    once (not at the default 6); then the game goes on with 1 card."""
+    mine, theirs = cards_of("cavalry", 1), cards_of("infantry", 3)
+    assert eliminate(mine, theirs).phase == "attack"
+    state = eliminate(mine, theirs, elimination_trade_at=4)
+    assert state.phase == "elim_trade"
+    assert rejected(state, Place(seat=0, territory="anatolie")) == "must_trade"
+    state, _ = play(state, Trade(seat=0, cards=ids(theirs)))
+    state, _ = play(state, Place(seat=0, territory="anatolie", count=state.reserve))
+    assert state.phase == "attack" and len(state.players[0].hand) == 1
 
 
 def test_dec03_literal_three_cards_trade_at_once() -> None:
@@ -302,3 +328,30 @@ def test_readme_documents_every_option(name: str) -> None:
         )
         for value in values:
             assert any(shown(value) in " ".join(r[:2]) for r in rows), f"{name}: {key}={value}"
+
+
+def other_values(spec: dict[str, Any]) -> tuple[list[object], object]:
+    """Every value an option takes (a range: its ends), and one it refuses."""
+    default = spec["default"]
+    if isinstance(default, bool):
+        return [True, False], "maybe"
+    if spec["minimum"] is not None:
+        return [spec["minimum"], spec["maximum"]], spec["maximum"] + 1
+    return list(spec["choices"]) or [default], "no-such-reading"
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_option_value_is_taken_and_a_bad_one_refused(name: str) -> None:
+    """ENG-08: each value `risk rules NAME` lists is accepted and recorded as given (from
+    `--option` text too); any other is invalid_option."""
+    info = INFOS[name]
+    players = [f"P{i}" for i in range(min(info.max_players, max(info.min_players, 4)))]
+    for key, spec in info.options.items():
+        values, bad = other_values(spec)
+        for value in values:
+            for given in (value, shown(value)):
+                started = rc.start(name, players, seed=1, options={key: given})[0]
+                assert started.options[key] == value, (key, given)  # type: ignore[attr-defined]
+        with pytest.raises(rc.SetupError) as e:
+            rc.start(name, players, seed=1, options={key: bad})
+        assert e.value.code == "invalid_option", (key, bad)

@@ -106,7 +106,9 @@ def test_nap_camp_06_influence_cards_are_hidden(risk: Run, tmp_path: Path) -> No
 def test_nap_camp_05_length_option(risk: Run, tmp_path: Path) -> None:
     """NAP-CAMP-05 (DEC-06): 5 rounds by default, 8 or 9 as an option, nothing else."""
     assert view(risk, cli_game(risk, tmp_path))["round_limit"] == 5
-    assert view(risk, cli_game(risk, tmp_path, options={"rounds": 8}))["round_limit"] == 8
+    for rounds in (8, 9):
+        game = cli_game(risk, tmp_path, options={"rounds": rounds})
+        assert view(risk, game)["round_limit"] == rounds
     with pytest.raises(SetupError):
         rc.start("napoleon-1796", ["Ann", "Bob"], seed=1, options={"rounds": 6})
 
