@@ -12,12 +12,18 @@ from tqdm import tqdm  # type: ignore[import-untyped]  # no stubs shipped
 from risk_cli import render
 from risk_cli.common import App, echo_json, json_option, pass_app
 from risk_cli.play import play_game
-from risk_core import Event, GameState, bots, encode, load_board
+from risk_core import Event, GameState, RiskError, bots, encode, load_board
 from risk_core.model import GameStarted, GameWon
 from risk_core.rulesets import get as get_ruleset
 from risk_core.views import view, visible_event
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo")
+
+
+def player_names(n: int) -> list[str]:
+    """``n`` distinct names, NAMES first: never fewer than asked, so that a count the rule set
+    does not seat is refused (``bad_players``) rather than a shorter list being played."""
+    return [NAMES[i] if i < len(NAMES) else f"Player {i + 1}" for i in range(n)]
 
 
 def digest(events: list[Event]) -> str:
@@ -38,7 +44,7 @@ def digest(events: list[Event]) -> str:
 @click.option(
     "--players",
     "count",
-    type=int,
+    type=click.IntRange(1),
     metavar="N",
     help="Number of players (default 4, or the nearest the rule set allows).",
 )
@@ -78,8 +84,12 @@ def demo(
     """
     rs = get_ruleset(rules)
     n = count if count is not None else min(max(4, rs.min_players), rs.max_players)
+    if n > rs.max_players:  # refused before a name is made for each of them
+        raise RiskError(
+            "bad_players", f"{rs.name} is for {rs.min_players}–{rs.max_players} players, not {n}."
+        )
     service = app.local_service("risk demo")
-    game_id = service.new_game(rules, list(NAMES[:n]), seed=seed)
+    game_id = service.new_game(rules, player_names(n), seed=seed)
     with tqdm(
         desc=f"{rules} game {game_id}",
         unit=" turns",

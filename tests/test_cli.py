@@ -408,6 +408,19 @@ def test_demo_turn_limit(risk: Run) -> None:
     assert "did not end within 1 turn;" in error(risk, "demo", "--max-turns", "1")
 
 
+def test_demo_players_out_of_range(risk: Run) -> None:
+    """`demo --players N` plays N players or is refused as `new` is (CL seats 3–6): 7, 99 and a
+    negative count played 6 or 5 (the names that were at hand), and nothing said so."""
+    for n in ("7", "99", "99999999999"):
+        said = error(risk, "demo", "--players", n)
+        assert f"classic is for 3–6 players, not {n}. [bad_players]" in said
+    assert "players, not 2. [bad_players]" in error(risk, "demo", "--players", "2")
+    for n in ("0", "-1"):
+        said = risk("demo", "--players", n, "--json", code=2)
+        assert json.loads(said.stderr)["error"]["code"] == "usage" and said.stdout == ""
+    assert out(risk, "games") == []  # nothing was stored
+
+
 # --------------------------------------------------------------------------- help
 def walk(
     command: click.Command, path: tuple[str, ...] = ()
