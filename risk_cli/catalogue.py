@@ -203,6 +203,13 @@ def _packed(items: list[str], width: int, indent: str) -> list[str]:
     return lines
 
 
+def _group_json(as_json: bool) -> bool:
+    """``--json`` given to the subcommand or before it, to `risk boards` itself: `risk boards
+    --json show NAME` prints JSON, as its errors already are (``risk_cli.conventions``)."""
+    parent = click.get_current_context().parent
+    return as_json or bool(parent is not None and parent.params.get("as_json"))
+
+
 @boards.command(name="show")
 @click.argument("name")
 @json_option
@@ -226,7 +233,7 @@ def boards_show(name: str, as_json: bool) -> None:
 
             homes = [c.board_dir for c in registered().values() if c.board_name == name]
             folder = Path(next((h for h in homes if h), folder))
-    if as_json:
+    if _group_json(as_json):
         click.echo((folder / "board.json").read_text(encoding="utf-8"), nl=False)
     else:
         click.echo(_summary_text(board))
@@ -243,7 +250,7 @@ def boards_check(path: Path, as_json: bool) -> None:
     is an error, `unexplained_fact`).
     """
     board = load_board_dir(path)
-    if as_json:
+    if _group_json(as_json):
         echo_json({"ok": True, **_board_info(board), **_board_details(board)})
     else:
         click.echo(

@@ -374,6 +374,18 @@ def test_boards_check(risk: Run, tmp_path: Path) -> None:
     assert err.endswith("[group_size_mismatch]\n")
 
 
+def test_boards_json_before_the_subcommand(risk: Run, tmp_path: Path) -> None:
+    """`risk boards --json show NAME` and `… --json check PATH` print JSON as `show NAME --json`
+    does: README's --json "anywhere before a --", which their errors already followed while
+    the board itself came out as text."""
+    good = tmp_path / "good"
+    shutil.copytree(BOARDS_DIR / "classic", good)
+    for args in (("show", "classic"), ("check", str(good))):
+        assert json.loads(risk("boards", "--json", *args).stdout) == out(risk, "boards", *args)
+    said = risk("boards", "--json", "show", "atlantis", code=1)
+    assert said.stdout == "" and json.loads(said.stderr)["error"]["code"] == "unknown_board"
+
+
 def test_schema(risk: Run) -> None:
     schema = json.loads(risk("schema").stdout)
     assert {"command", "event", "$defs"} <= set(schema)
