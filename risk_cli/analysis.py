@@ -22,7 +22,12 @@ from risk_core import Board, RiskError, RuleError, load_board, looks, ruleset_of
 from risk_core.move_groups import grouped_moves, no_moves
 from risk_core.names import whole_number
 from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice
-from risk_core.rulesets.base import dice_count_error, stop_at_text
+from risk_core.rulesets.base import (
+    armies_text,
+    dice_count_error,
+    stop_at_low_text,
+    stop_at_text,
+)
 
 JsonDict = dict[str, Any]
 SHOWN = Fraction(1, 10000)  # text lists ends of at least 0.01%; --json lists them all
@@ -131,12 +136,18 @@ def print_odds(
     a, d = attacker.armies, defender.armies
     if a < 2 or d < 1:
         raise RiskError(
-            "no_attack", f"No battle: {a} armies cannot attack {d} (2 or more against 1 or more)."
+            "no_attack",
+            f"No battle: {armies_text(a)} cannot attack {d} (2 or more against 1 or more).",
         )
     if dice < 1:  # a count below 1 (CORE-14)
         raise RiskError("bad_count", f"Attack with at least 1 die, not {dice}.")
-    if stop_at >= a:  # as the engine refuses such an order (CORE-14)
-        raise RiskError("bad_count", stop_at_text(attacker.label, a, stop_at))
+    # As the engine refuses such an order (CORE-14): the odds of an attack it would not make
+    # are none to give (a stop below 1 was read as 1).
+    if stop_at < 1:
+        raise RiskError("bad_count", stop_at_low_text(stop_at))
+    if stop_at >= a:
+        label = attacker.label[:1].upper() + attacker.label[1:]  # "the attacker" opens it
+        raise RiskError("bad_count", stop_at_text(label, a, stop_at))
     fight = battle(min(dice, a - 1), min(defence_max, d), specs)
     try:
         siege = assault(a, d, dice=dice, stop_at=stop_at, defence_max=defence_max, specs=specs)

@@ -122,6 +122,26 @@ def test_an_attack_until_its_stop_is_refused(risk: Run, game: str) -> None:
     assert left["north_africa"]["armies"] <= 3 or left["brazil"]["owner"] == 0
 
 
+def test_a_stop_below_one_army_is_refused_by_odds_as_by_the_attack(risk: Run, game: str) -> None:
+    """CORE-14: the last army never attacks, so `--stop-at` below 1 is `bad_count` for
+    `risk odds` as for `risk attack` (odds read 0 or -3 as 1 and printed them), in words that
+    name no field; an attacker of 1 army is "1 army", and "The attacker" opens its sentence."""
+    refusals = (
+        ("odds", "10", "5", "--stop-at", "0"),
+        ("odds", game, "north_africa", "brazil", "--stop-at", "-3"),
+        ("attack", game, "north_africa", "brazil", "--stop-at", "0", "--dry-run"),
+        ("attack", game, "north_africa", "brazil", "--stop-at", "0"),
+    )
+    for args in refusals:
+        said = risk(*args, code=1).stderr
+        stop = args[-1] if args[-1] != "--dry-run" else args[-2]
+        text = f"Stop at 1 army or more (the last one never attacks), not {stop}."
+        assert said == f"Error: {text} [bad_count]\n", (args, said)
+    assert "No battle: 1 army cannot attack 1 " in risk("odds", "1", "1", code=1).stderr
+    said = risk("odds", "2", "1", "--stop-at", "2", code=1).stderr
+    assert said.startswith("Error: The attacker has 2 armies, not more than the 2 to stop at")
+
+
 def test_odds_in_a_game_use_its_armies(risk: Run, game: str) -> None:
     """`risk odds GAME FROM TO`: North Africa's 4 armies against Brazil's 2, names shown."""
     doc = out(risk, "odds", game, "Afrique du Nord", "brazil")

@@ -1198,7 +1198,7 @@ class RuleSet:
                 f"{self.board.name(o)} has {present} armies: at most {min(top, present - 1)} dice.",
             )
         if cmd.stop_at < 1:
-            raise RuleError("bad_count", "stop_at must be at least 1.")
+            raise RuleError("bad_count", stop_at_low_text(cmd.stop_at))
         if cmd.until == "conquer" and present <= cmd.stop_at:
             raise RuleError("bad_count", stop_at_text(self.board.name(o), present, cmd.stop_at))
         err = self.attack_error(state, seat, o, t)
@@ -2206,6 +2206,12 @@ def stop_at_text(origin: str, armies: int, stop_at: int) -> str:
         f"{origin} has {armies} armies, not more than the {stop_at} to stop at: an attack "
         f"until then would fight no battle (stop at fewer than {armies})."
     )
+
+
+def stop_at_low_text(stop_at: int) -> str:
+    """The refusal of a stop below 1 army: the last army never attacks (CORE-14), so an
+    attack until conquest always stops at 1 or more."""
+    return f"Stop at 1 army or more (the last one never attacks), not {stop_at}."
 
 
 def _run(command: Command, field: str, low: int, high: int) -> LegalMove:

@@ -52,7 +52,14 @@ from risk_core.model import (
     command,
     event,
 )
-from risk_core.rulesets.base import Emit, Option, RuleSet, dice_count_error, stop_at_text
+from risk_core.rulesets.base import (
+    Emit,
+    Option,
+    RuleSet,
+    dice_count_error,
+    stop_at_low_text,
+    stop_at_text,
+)
 from risk_core.rulesets.napoleon import NAPOLEON_CARD_OPTIONS, Napoleon
 from risk_core.rulesets.napoleon_mission import fixed_set_value
 
@@ -391,7 +398,7 @@ class NapoleonTeams(Napoleon):
         if err is not None:
             raise err
         if cmd.stop_at < 1:
-            raise RuleError("bad_count", "stop_at must be at least 1.")
+            raise RuleError("bad_count", stop_at_low_text(cmd.stop_at))
         if cmd.until == "conquer" and own <= cmd.stop_at:
             raise RuleError("bad_count", stop_at_text(self.board.name(o), own, cmd.stop_at))
         self.launch(state, cmd, o, t, emit)
