@@ -150,6 +150,18 @@ def test_claim_and_designate_reach_their_rule_sets(risk: Run) -> None:
     assert "[wrong_phase]" in risk("designate", "t", "Dee", code=1).stderr
 
 
+def test_a_family_verb_in_a_game_of_another_rule_set_names_the_command_type(risk: Run) -> None:
+    """`risk capital` (R08-CC-05) or `risk end-phase` in a classic game is `unknown_command`
+    naming the command as `risk submit` and `risk schema` do ('place_capital'), where it named
+    the engine's Python class ('PlaceCapital')."""
+    risk("new", "--players", "Ann,Bob,Cy", "--seed", "1", "--id", "c")
+    said = risk("capital", "c", "alaska", code=1).stderr
+    assert said == "Error: classic has no 'place_capital' command. [unknown_command]\n"
+    assert "'end_phase' command." in risk("end-phase", "c", code=1).stderr
+    submitted = risk("submit", "c", '{"type": "place_capital", "territory": "alaska"}', code=1)
+    assert "'place_capital' command." in submitted.stderr
+
+
 # --------------------------------------------------------------------------- clashes
 def family_module(name: str, **attrs: Any) -> types.ModuleType:
     module = types.ModuleType(name)

@@ -510,7 +510,9 @@ class RuleSet:
                 )
         handler = self.handler_tables[0].get(type(cmd))
         if handler is None:
-            raise RuleError("unknown_command", f"{self.name} has no '{type(cmd).__name__}'.")
+            # Named by its JSON type (`risk submit`, `risk schema`), never its Python class.
+            kind = type(cmd).__struct_config__.tag
+            raise RuleError("unknown_command", f"{self.name} has no {kind!r} command.")
         if self._board_only_events is None:
             return self._decide_copying(state, cmd, handler)
         # ``_board_only`` implies CORE's ``apply`` and ``settle``, written out in each mode's
