@@ -290,6 +290,18 @@ def scenario_events(
     return opening
 
 
+def listed_json(summary: dict[str, Any]) -> dict[str, Any]:
+    """A stored game's summary under the key names `new` and `show` use: ``rules`` and
+    ``to_act`` (the seat the game waits for).  The summary's own ``ruleset`` and
+    ``current_player`` (the same two values) stay, for the scripts that read them."""
+    return {
+        "game_id": summary["game_id"],
+        "rules": summary["ruleset"],
+        **summary,
+        "to_act": summary["current_player"],
+    }
+
+
 @click.command()
 @json_option
 @pass_app
@@ -297,7 +309,7 @@ def games(app: App, as_json: bool) -> None:
     """List the stored games."""
     summaries = app.backend.games()
     if as_json:
-        echo_json(summaries)
+        echo_json([listed_json(s) for s in summaries])
         return
     if not summaries:
         missing = None if app.redis_url else app.missing_store()

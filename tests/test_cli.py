@@ -170,6 +170,20 @@ def test_games_lists_games(risk: Run, game: str) -> None:
     assert game in risk("games").stdout
 
 
+def test_games_json_uses_the_key_names_of_new_and_show(risk: Run, tmp_path: Path) -> None:
+    """`risk games --json` names a game's rule set `rules` and the seat it waits for `to_act`,
+    as `new` and `show` do (it said only `ruleset`, and `current_player`, which in `show` is
+    the player whose turn it is): here Bob must defend (CORE-15, --ask) during Ann's turn."""
+    created = out(risk, "new", "--scenario", scenario(tmp_path), "--id", "g1", "--ask", "Bob")
+    risk("attack", "g1", "peru", "brazil")
+    shown = out(risk, "show", "g1")
+    assert (shown["current_player"], shown["to_act"]) == (0, 1)
+    (listed,) = out(risk, "games")
+    assert listed["rules"] == created["rules"] == shown["rules"] == "classic"
+    assert listed["to_act"] == shown["to_act"] == 1
+    assert (listed["ruleset"], listed["current_player"]) == ("classic", 1)  # as before
+
+
 # --------------------------------------------------------------------------- moves
 def test_attack_occupy_fortify_json(risk: Run, game: str) -> None:
     before = version(risk, game)
