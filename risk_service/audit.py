@@ -546,6 +546,7 @@ class _Auditor:
     def _opening(self, record: GameRecord, following: Record | None) -> None:
         s = self.started
         self._choose_seeds(s)
+        self._check_derived(s, record.events)
         self._check_commitment(s, self.seeds[0])
         if any(isinstance(ev, PositionSet) for ev in record.events):
             self.given.append(
@@ -761,6 +762,43 @@ class _Auditor:
             )
         self.checks.append(
             Check("commitment", True, f"game_started commits to the seed as {s.game_id!r}")
+        )
+
+    def _check_derived(self, s: GameStarted, events: Sequence[Event]) -> None:
+        """An opening that commits to a seed is derived from it whole: one that gives a
+        position (``position_set``) or die faces (``dice_scripted``) is no opening a store
+        makes, and would pass the deal, the set-up or the dice off as the committed seed's
+        under a ``game_started`` the same as the real game's."""
+        if not s.commitment and not s.game_id:
+            return  # a scenario's opening: given, and committed to nothing
+        k = next(
+            (
+                k
+                for k, ev in enumerate(events)
+                if isinstance(ev, PositionSet) or (k == 1 and isinstance(ev, DiceScripted))
+            ),
+            None,
+        )
+        if k is None:
+            return
+        what = _tag(events[k])
+        self.checks.append(
+            Check(
+                "commitment",
+                False,
+                f"game_started commits to the seed as {s.game_id!r}, yet the opening gives a "
+                f"{what} event (only a scenario's opening, which commits to nothing, does)",
+            )
+        )
+        self._stop(
+            k + 1,
+            0,
+            k,
+            f"a {what} event in an opening that commits to a seed: its position and dice "
+            "are derived from that seed, never given",
+            None,
+            None,
+            events[k],
         )
 
     def _check_reseed(self, i: int, k: int, version: int, ev: DiceReseeded, head: Event) -> None:

@@ -254,6 +254,47 @@ def test_scenario_games_are_audited_after_their_opening(tmp_path: Path) -> None:
     assert report.given_events == len(opening)  # the whole opening, given
 
 
+def test_an_opening_that_commits_to_a_seed_is_derived_never_given(tmp_path: Path) -> None:
+    """ENG-01: a game whose opening commits to a seed is dealt, set up and rolled from that
+    seed.  A forger who keeps a finished game's first event (its id, seed, commitment,
+    players and options: the event an auditor compares with a trusted copy) and follows it
+    with a position of his choosing (``position_set``) or die faces (``dice_scripted``), then
+    plays on, fails the audit there, and the import stores nothing; both passed, as a
+    scenario's opening, which commits to nothing, is given."""
+    from gamekit import position
+
+    with GameService("memory://") as real:
+        real.create_schema()
+        real.new_game("classic", ["Ann", "Bob", "Cy"], seed=5, game_id="real")
+        started = real.events("real")[0]
+    assert isinstance(started, rc.model.GameStarted) and started.commitment
+    _, scenario = position(owners={"alaska": 0}, armies={"alaska": 60}, seed=started.seed)
+    given_position = [started, *scenario[1:]]
+    scripted = rc.start("classic", ["Ann", "Bob", "Cy"], seed=5, game_id="real", dice=[6] * 9)
+    assert scripted[0] == started and isinstance(scripted[1], rc.model.DiceScripted)
+    for forged, kind in ((given_position, "position_set"), (scripted, "dice_scripted")):
+        with GameService("memory://") as forger:
+            forger.create_schema()
+            forger.new_game("classic", ["Ann", "Bob", "Cy"], game_id="real", opening=forged)
+            state = forger.state("real")
+            for _ in range(30):
+                rc.apply_in_place(state, forger.submit("real", bots.choose(state, seed=1)))
+            data = export_game(forger, "real")
+            stored = audit_game(forger, "real")
+        for report in (stored, audit_export(data)):
+            d = report.divergence
+            assert not report.ok and d is not None and d.version == 2, kind
+            assert d.reason.startswith(f"a {kind} event in an opening that commits to a seed")
+            failed = [c for c in report.checks if not c.ok]
+            assert [c.name for c in failed] == ["commitment", "events"], kind
+        with GameService(f"sqlite://{tmp_path / kind}.db") as store:
+            store.create_schema()
+            with pytest.raises(rc.RiskError) as err:
+                import_game(store, data)
+            assert err.value.code == "bad_export" and kind in err.value.message
+            assert store.games() == []
+
+
 def test_records_without_a_command_must_be_branch_points(memory: GameService) -> None:
     record(memory, "classic", "given", seed=14)
     records = memory.records("given")
