@@ -183,6 +183,7 @@ class ExportReader:
         self.records_count = 0
         self.branch = False  # whether a ``branched`` event is among the records
         self.branched: Branched | None = None  # the last one: the file's own branch point
+        self.ancestors: list[str] = []  # the parent each branch point names, in order
         self.started: GameStarted | None = None
         # The first line not as ``write_export`` writes it, described (found by ``check``).
         self.unlike_export: str | None = None
@@ -218,6 +219,7 @@ class ExportReader:
             points = [e for e in record.events if isinstance(e, Branched)]
             self.branch = self.branch or bool(points)
             self.branched = points[-1] if points else self.branched
+            self.ancestors += [p.parent for p in points]
         digest_ok = read.digest() == self.header.digest
         if require_digest and not digest_ok:
             raise _bad(
@@ -437,20 +439,53 @@ def audit_export(
     form = "every line as `risk export` writes it" if unlike is None else unlike
     report.checks.append(Check("form", unlike is None, form))
     report.ok = report.ok and digest_ok and unlike is None
-    started = reader.started
-    if started is not None and started.game_id and not reader.branch:
-        # As ``_check_named`` refuses an import: the header names the game the events were
-        # played as (a branch's events name its root: not compared).
-        named, played = reader.header.game_id, started.game_id
-        same = named == played
-        said = (
-            f"the header names game {named!r}, as its opening does"
-            if same
-            else f"the header names game {named!r}, but its events were played as {played!r}"
-        )
-        report.checks.append(Check("name", same, said))
-        report.ok = report.ok and same
+    name = _name_check(reader)
+    if name is not None:
+        report.checks.append(name)
+        report.ok = report.ok and name.ok
     return report
+
+
+def _name_check(reader: ExportReader) -> Check | None:
+    """The header's ``game_id`` against the names in the events, as ``_check_named`` refuses
+    an import: a game's header names the game its events were played as; a branch's (whose
+    events name its root and each game it branches from) names none of those, as a game is
+    not its own ancestor.  None when there is nothing to compare (a scenario's opening)."""
+    started, named = reader.started, reader.header.game_id
+    if started is None:
+        return None
+    if reader.branch:
+        problem = _branch_name_problem(reader)
+        if problem is not None:
+            return Check("name", False, problem)
+        parent = reader.branched.parent if reader.branched is not None else "?"
+        return Check("name", True, f"the header names game {named!r}, a branch of {parent!r}")
+    if not started.game_id:
+        return None
+    played = started.game_id
+    if named == played:
+        return Check("name", True, f"the header names game {named!r}, as its opening does")
+    return Check(
+        "name", False, f"the header names game {named!r}, but its events were played as {played!r}"
+    )
+
+
+def _branch_name_problem(reader: ExportReader) -> str | None:
+    """Why a branch's header cannot name it (it names a game the branch descends from: a
+    file passing a doctored copy off as that game), or None."""
+    assert reader.started is not None
+    named, root = reader.header.game_id, reader.started.game_id
+    if named in reader.ancestors:
+        return (
+            f"the header names game {named!r}, which the file's branch point says it branches "
+            "from: a game is not its own ancestor"
+        )
+    if named == root:
+        return (
+            f"the header names game {named!r}, the game its opening names (its root): a "
+            "branch is another game than the one it branches from"
+        )
+    return None
 
 
 def import_game(
@@ -545,16 +580,22 @@ def import_game(
     )
 
 
-def _import_parent(service: GameService, target: str, *, one_pass: bool = False) -> ParentEvents:
+def _import_parent(
+    service: GameService, target: str, *, one_pass: bool = False, root: str | None = None
+) -> ParentEvents:
     """``store_parent`` for an import stored as ``target``: a branch of a game of that name
     (its own file names each game it descends from) is refused, where it would be stored
     as its own ancestor.  ``one_pass``: a parent the store lacks ends the one-pass import,
-    as only the file's check knows whether it is the file's own parent (``_check_parent``)."""
+    as only the file's check knows whether it is the file's own parent (``_check_parent``),
+    and so does a branch stored under its root's name (``root``, its opening's: the file's
+    check refuses it, ``_check_named``)."""
     compare = store_parent(service)
 
     def parent_events(parent: str, n: int) -> Iterable[risk_core.Event] | None:
         if parent == target:
             raise _stored_as_ancestor(parent, n)
+        if one_pass and root == target:
+            raise _Undo
         theirs = compare(parent, n)
         if theirs is None and one_pass:
             raise _Undo
@@ -631,7 +672,9 @@ def _import_in_one_pass(
                 game_id=named,
                 sink=writer,
                 progress=told,
-                parent_events=_import_parent(service, target, one_pass=True),
+                parent_events=_import_parent(
+                    service, target, one_pass=True, root=None if game_id else started.game_id
+                ),
             )
             if report is None or not report.ok or not single.checks_out(first, report.events):
                 raise _Undo
@@ -734,6 +777,13 @@ def _check_named(reader: ExportReader) -> None:
     started = reader.started
     assert started is not None  # check() found it
     named, played = reader.header.game_id, started.game_id
+    if reader.branch and named == played and named not in reader.ancestors:
+        raise RiskError(
+            "game_id_mismatch",
+            f"This file's header names game {named!r}, the game its opening names, but it is "
+            f"a branch of {reader.ancestors[-1]!r}: a branch is another game than its root; "
+            "choose the id to store it under (risk import --id ID).",
+        )
     if played and not reader.branch and named != played:
         raise RiskError(
             "game_id_mismatch",

@@ -229,6 +229,61 @@ def test_audits_of_branches(memory: GameService) -> None:
     assert d is not None and d.version == version
 
 
+def test_a_branch_file_named_as_a_game_it_descends_from_fails(tmp_path: Path) -> None:
+    """ENG-01: a branch's events name its root, so its header's name is not compared with
+    them; but it may not name a game the branch descends from.  A finished game's file with a
+    branch point naming that game slipped in (and dice of the forger's choosing after it), or a
+    branch's file renamed as its parent, passed ``audit --file`` as that game ("parent: … is
+    not at hand").  So did a branch named after its root (a copy of the root imported under
+    another id, branched under the root's name): the file is then a game other than the one its
+    header names, and its import needs an --id (``game_id_mismatch``)."""
+    with GameService("memory://") as service:
+        service.create_schema()
+        record(service, "classic", "root", seed=21)
+        history.branch(service, "root", 80, game_id="b1")
+        history.branch(service, "b1", 81, game_id="b2")
+        for branch, name in (("b1", "root"), ("b2", "b1"), ("b2", "root")):
+            header, recs = parse(export_game(service, branch))
+            assert audit_export(build(header, recs, fix_digest=True)).ok
+            report = audit_export(build({**header, "game_id": name}, recs, fix_digest=True))
+            assert not report.ok and report.divergence is None, (branch, name)
+            check = [c for c in report.checks if not c.ok]
+            assert [c.name for c in check] == ["name"], (branch, name)
+            assert "a game is not its own ancestor" in check[0].detail
+        # A branch point slipped into the root's own file, which keeps its header.
+        header, recs = parse(export_game(service, "root"))
+        at = sum(len(r["events"]) for r in recs[:40])
+        point = {
+            "version": at + 1,
+            "command": None,
+            "events": [{"type": "branched", "parent": "root", "version": at}],
+        }
+        later = [{**r, "version": r["version"] + 1} for r in recs[40:]]
+        forged = build(
+            {**header, "events": header["events"] + 1}, [*recs[:40], point, *later], fix_digest=True
+        )
+        report = audit_export(forged)
+        assert not report.ok and report.divergence is None  # every event reproduces
+        assert [c.name for c in report.checks if not c.ok] == ["name"]
+        # The root copied as "copy", then branched under the root's own name.
+        import_game(service, export_game(service, "root"), game_id="copy")
+        history.branch(service, "copy", 80, game_id="lone")
+        header, recs = parse(export_game(service, "lone"))
+        renamed = build({**header, "game_id": "root"}, recs, fix_digest=True)
+        report = audit_export(renamed)
+        assert [c.name for c in report.checks if not c.ok] == ["name"]
+        assert "the game its opening names (its root)" in report.checks[-1].detail
+        data = export_game(service, "root")
+    with GameService(f"sqlite://{tmp_path / 'other.db'}") as other:
+        other.create_schema()
+        import_game(other, data, game_id="copy")  # the branch's parent, so the one pass runs
+        with pytest.raises(rc.RiskError) as err:
+            import_game(other, renamed)
+        assert err.value.code == "game_id_mismatch"
+        assert [g.game_id for g in other.games()] == ["copy"]
+        assert import_game(other, renamed, game_id="lone").game_id == "lone"
+
+
 def test_scenario_games_are_audited_after_their_opening(tmp_path: Path) -> None:
     """A scenario's opening cannot be derived again: it is applied as given, and every
     command after it is re-executed."""
