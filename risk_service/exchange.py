@@ -268,7 +268,11 @@ class ExportReader:
     def _lines(self, read: _Pass) -> Iterator[bytes]:
         """The lines after the header, without their newlines (the last one even if it has
         none: ``read.truncated`` says so); ``read`` hashes them as they go."""
-        place, rest = self._start, b""
+        place = self._start
+        # The start of a line not ended yet, a chunk at a time: joined once it ends, as
+        # joining it to every chunk read would copy a long line over and over (a line of
+        # 64 MiB took half a minute).
+        pending: list[bytes] = []
         while True:
             self._file.seek(place)
             chunk = self._file.read(CHUNK)
@@ -276,9 +280,14 @@ class ExportReader:
                 break
             place += len(chunk)
             read.sha.update(chunk)
-            lines = (rest + chunk).split(b"\n")
-            rest = lines.pop()
+            lines = chunk.split(b"\n")
+            if len(lines) == 1:
+                pending.append(chunk)
+                continue
+            lines[0] = b"".join((*pending, lines[0]))
+            pending = [lines.pop()]
             yield from lines
+        rest = b"".join(pending)
         if rest:
             read.truncated = True
             yield rest

@@ -10,7 +10,9 @@ changes between its passes is refused, and the batches it had written are rolled
 
 from __future__ import annotations
 
+import io
 import sqlite3
+import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -295,3 +297,25 @@ def test_an_import_in_every_store_is_whole_or_nothing(
         assert done.state == rc.replay(events) == service.state("g")
         assert [g.game_id for g in service.games()] == ["g"]
         assert service.state("g", at=1050) == rc.replay(events[:1050])  # from a snapshot
+
+
+def test_a_long_line_is_read_in_time_that_grows_with_its_length(
+    games: dict[int, list[bytes]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ENG-01: a file is read a chunk at a time; a line longer than a chunk (a forger's
+    padding) is gathered and joined once it ends, where every chunk was joined to all of the
+    line before it: a line of 64 MiB took half a minute to audit, and reading time grew with
+    the square of its length.  Here an 8 MiB line is read in chunks of 1 KiB (8192 of them,
+    which took a quarter of a minute) and the audit names it (``form``)."""
+    monkeypatch.setattr(exchange, "CHUNK", 1024)
+    lines = games[SHORT]
+    padded = lines[1][:-1] + b',"pad":"' + b"x" * (8 << 20) + b'"}'
+    out = io.BytesIO()
+    write_export("long", (msgspec.json.decode(x, type=GameRecord) for x in lines), out)
+    header, _, body = out.getvalue().partition(b"\n")
+    data = header + b"\n" + body.replace(lines[1], padded, 1)
+    reader = exchange.ExportReader(data)
+    began = time.perf_counter()
+    reader.check(require_digest=False)
+    assert time.perf_counter() - began < 3  # 0.1 s, where it took 17
+    assert reader.unlike_export is not None and reader.unlike_export.startswith("line 3 ")
