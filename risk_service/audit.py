@@ -77,6 +77,7 @@ from risk_core.rulesets.base import RuleSet
 from risk_service import read_sqlite, versions
 from risk_service import store as game_store
 from risk_service.history import reseed_commitment
+from risk_service.protocol import GAME_ID
 from risk_service.records import UNREADABLE, RawRecord
 from risk_service.store import GameRecord, GameService
 
@@ -546,6 +547,10 @@ class _Auditor:
     def _opening(self, record: GameRecord, following: Record | None) -> None:
         s = self.started
         self._choose_seeds(s)
+        problem = name_problem(s.game_id) if s.game_id else None
+        if problem is not None:
+            self.checks.append(Check("commitment", False, f"game_started {problem}"))
+            self._stop(1, 0, 0, f"game_started {problem}", None, None, s)
         self._check_derived(s, record.events)
         self._check_commitment(s, self.seeds[0])
         if any(isinstance(ev, PositionSet) for ev in record.events):
@@ -696,6 +701,9 @@ class _Auditor:
         for k, ev in enumerate(record.events):
             version = before + k + 1
             if k == 0 and isinstance(ev, Branched):
+                problem = name_problem(ev.parent)
+                if problem is not None:
+                    self._stop(version, i, k, f"branched {problem}", None, None, ev)
                 if ev.version != before:
                     self._stop(
                         version,
@@ -956,6 +964,24 @@ def _cut_by_branch(following: Record | None) -> bool:
         return False
     events = _decoded(following).events
     return bool(events) and isinstance(events[0], Branched)
+
+
+def shown_id(name: str) -> str:
+    """A game's id quoted, its characters other than ASCII escaped (``'2\\u043091ec42'``), so
+    that a look-alike does not read as the name it imitates."""
+    return repr(name) if name.isascii() else ascii(name)
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name``, a game a history names (its opening's, a branch point's parent), is none a
+    store gives, or None: every game is stored under such an id (``GAME_ID``), so another one
+    is a name made to look like one (a Cyrillic 'а' for a Latin 'a'), shown escaped."""
+    if GAME_ID.fullmatch(name):
+        return None
+    return (
+        f"names game {shown_id(name)}, which no store can hold (a game id is 1-64 ASCII "
+        "letters, digits, '.', '_' or '-'): it may be made to look like another game's name"
+    )
 
 
 def _plain(obj: Event | Command | None) -> Any:

@@ -55,6 +55,8 @@ from risk_service.audit import (
     RecordSource,
     audit,
     audit_writing,
+    name_problem,
+    shown_id,
     store_parent,
 )
 from risk_service.records import UNREADABLE, RawRecord, line_decoder, line_fields_decoder
@@ -468,15 +470,16 @@ def _name_check(reader: ExportReader) -> Check | None:
         if problem is not None:
             return Check("name", False, problem)
         parent = reader.branched.parent if reader.branched is not None else "?"
-        return Check("name", True, f"the header names game {named!r}, a branch of {parent!r}")
+        return Check(
+            "name", True, f"the header names game {shown_id(named)}, a branch of {shown_id(parent)}"
+        )
     if not started.game_id:
         return None
     played = started.game_id
     if named == played:
-        return Check("name", True, f"the header names game {named!r}, as its opening does")
-    return Check(
-        "name", False, f"the header names game {named!r}, but its events were played as {played!r}"
-    )
+        return Check("name", True, f"the header names game {shown_id(named)}, as its opening does")
+    said = f"the header names game {shown_id(named)}, but its events were played as "
+    return Check("name", False, said + shown_id(played))
 
 
 def _branch_name_problem(reader: ExportReader) -> str | None:
@@ -486,12 +489,12 @@ def _branch_name_problem(reader: ExportReader) -> str | None:
     named, root = reader.header.game_id, reader.started.game_id
     if named in reader.ancestors:
         return (
-            f"the header names game {named!r}, which the file's branch point says it branches "
-            "from: a game is not its own ancestor"
+            f"the header names game {shown_id(named)}, which the file's branch point says it "
+            "branches from: a game is not its own ancestor"
         )
     if named == root:
         return (
-            f"the header names game {named!r}, the game its opening names (its root): a "
+            f"the header names game {shown_id(named)}, the game its opening names (its root): a "
             "branch is another game than the one it branches from"
         )
     return None
@@ -528,7 +531,7 @@ def import_game(
     if not GAME_ID.fullmatch(target):
         raise ServiceError(
             "bad_game_id",
-            f"Game id {target!r}: use 1-64 letters, digits, '.', "
+            f"Game id {shown_id(target)}: use 1-64 letters, digits, '.', "
             "'_' or '-', starting with a letter or digit.",
         )
     if _exists(service, target):  # before a long audit; the write checks again
@@ -632,6 +635,9 @@ def _check_parent(service: GameService, reader: ExportReader, target: str) -> No
     point = reader.branched
     if point is None:
         return
+    problem = name_problem(point.parent)
+    if problem is not None:  # no store holds it: the audit refuses it as well
+        raise _bad(f"its branch point {problem}")
     if point.parent == target:
         raise _stored_as_ancestor(point.parent, point.version)
     if not _exists(service, point.parent):
@@ -789,16 +795,17 @@ def _check_named(reader: ExportReader) -> None:
     if reader.branch and named == played and named not in reader.ancestors:
         raise RiskError(
             "game_id_mismatch",
-            f"This file's header names game {named!r}, the game its opening names, but it is "
-            f"a branch of {reader.ancestors[-1]!r}: a branch is another game than its root; "
+            f"This file's header names game {shown_id(named)}, the game its opening names, but "
+            f"it is a branch of {shown_id(reader.ancestors[-1])}: a branch is another game than "
+            "its root; "
             "choose the id to store it under (risk import --id ID).",
         )
     if played and not reader.branch and named != played:
         raise RiskError(
             "game_id_mismatch",
-            f"This file's header names game {named!r}, but its events were played as "
-            f"{played!r} (its opening and seed commitment name {played!r}): choose the id to "
-            "store it under (risk import --id ID).",
+            f"This file's header names game {shown_id(named)}, but its events were played as "
+            f"{shown_id(played)} (its opening and seed commitment name {shown_id(played)}): "
+            "choose the id to store it under (risk import --id ID).",
         )
 
 

@@ -284,6 +284,40 @@ def test_a_branch_file_named_as_a_game_it_descends_from_fails(tmp_path: Path) ->
         assert import_game(other, renamed, game_id="lone").game_id == "lone"
 
 
+def test_a_game_named_as_no_store_names_one_fails(tmp_path: Path) -> None:
+    """ENG-01: every game is stored under an id of ASCII letters, digits, '.', '_' and '-',
+    and its opening (and a branch's branch point) names it so.  A history renamed to a
+    look-alike (a Cyrillic 'а' for a Latin 'a', its commitment made again) passed its audit
+    under a name that reads as the real game's, and a branch point naming a look-alike of its
+    parent passed as a branch of that parent ("not at hand"); both fail now, the name shown
+    escaped, and neither file is imported."""
+    look = "re\u0430l"  # reads as "real"
+    with GameService("memory://") as service:
+        service.create_schema()
+        record(service, "classic", "real", seed=23)
+        history.branch(service, "real", 60, game_id="b1")
+        header, recs = parse(export_game(service, "real"))
+        started = recs[0]["events"][0]
+        started["game_id"], header["game_id"] = look, look
+        started["commitment"] = rc.rng.seed_commitment(look, started["seed"])
+        renamed = build(header, recs, fix_digest=True)
+        header, recs = parse(export_game(service, "b1"))
+        _, point = first_of(recs, "branched")
+        point["parent"] = look
+        parent = build(header, recs, fix_digest=True)
+    for data, version, what in ((renamed, 1, "game_started"), (parent, 61, "branched")):
+        report = audit_export(data)
+        d = report.divergence
+        assert not report.ok and d is not None and d.version == version, what
+        assert d.reason.startswith(f"{what} names game 're\\u0430l', which no store can hold")
+        with GameService(f"sqlite://{tmp_path / what}.db") as store:
+            store.create_schema()
+            with pytest.raises(rc.RiskError) as err:
+                import_game(store, data, game_id="copy")
+            assert err.value.code == "bad_export" and "re\\u0430l" in err.value.message
+            assert store.games() == []
+
+
 def test_scenario_games_are_audited_after_their_opening(tmp_path: Path) -> None:
     """A scenario's opening cannot be derived again: it is applied as given, and every
     command after it is re-executed."""
