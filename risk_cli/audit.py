@@ -36,7 +36,13 @@ from risk_cli.history import progress_bar, shown_progress
 from risk_core import RiskError, load_board
 from risk_core.views import view
 from risk_service.audit import AuditReport, audit_game
-from risk_service.exchange import audit_export, import_game, read_header, write_game
+from risk_service.exchange import (
+    audit_export,
+    auditing,
+    import_game,
+    read_header,
+    write_game,
+)
 
 SPOOL = 8 << 20  # standard input larger than this is copied to a temporary file
 
@@ -79,12 +85,12 @@ def audit(app: App, game_id: str | None, path: Path | None, as_json: bool) -> No
     if (game_id is None) == (path is None):
         raise click.UsageError("Name a stored GAME or an export --file (one of them).")
     if path is not None:
-        with open_input(path) as f, progress_bar(read_header(f).events, "audit") as bar:
+        with open_input(path) as f, auditing(), progress_bar(read_header(f).events, "audit") as bar:
             report = audit_export(f, progress=shown_progress(bar))
     elif app.backend.remote:
         # The service's export (of a finished game only): audited here.
         data = app.backend.export(str(game_id))
-        with progress_bar(read_header(data).events, "audit") as bar:
+        with auditing(), progress_bar(read_header(data).events, "audit") as bar:
             report = audit_export(data, progress=shown_progress(bar))
     elif game_id is not None:
         service = app.service

@@ -34,6 +34,7 @@ hashes what it reads, so a file changed between passes is refused, not half trus
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import shutil
@@ -419,8 +420,24 @@ class _RecordCheck:
         return started
 
 
+CANNOT_IMPORT = "This file cannot be imported: "
+
+
 def _bad(why: str) -> RiskError:
-    return RiskError("bad_export", f"This file cannot be imported: {why}.")
+    return RiskError("bad_export", f"{CANNOT_IMPORT}{why}.")
+
+
+@contextlib.contextmanager
+def auditing() -> Iterator[None]:
+    """A file refused while it is audited says so (``_bad`` speaks of an import): around an
+    audit's reading of a file, its header included."""
+    try:
+        yield
+    except RiskError as e:
+        if e.code != "bad_export" or not e.message.startswith(CANNOT_IMPORT):
+            raise
+        why = e.message.removeprefix(CANNOT_IMPORT)
+        raise RiskError("bad_export", f"This file cannot be audited: {why}") from None
 
 
 # --------------------------------------------------------------------------- audit, import
@@ -432,14 +449,15 @@ def audit_export(
 ) -> AuditReport:
     """Audit an export file: its digest, then the history (``risk_service.audit``), reading
     the file by passes (``ExportReader``)."""
-    reader = ExportReader(data)
-    digest_ok = reader.check(require_digest=False)
-    report = audit(
-        reader.raw_records,
-        game_id=reader.header.game_id,
-        parent_events=parent_events,
-        progress=progress,
-    )
+    with auditing():
+        reader = ExportReader(data)
+        digest_ok = reader.check(require_digest=False)
+        report = audit(
+            reader.raw_records,
+            game_id=reader.header.game_id,
+            parent_events=parent_events,
+            progress=progress,
+        )
     detail = (
         "the records match the header's digest"
         if digest_ok

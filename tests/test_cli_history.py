@@ -448,6 +448,9 @@ def test_import_refuses_tampered_files(risk: Run, game: str, tmp_path: Path) -> 
     foreign.write_text("not an export\n")
     assert "[bad_export]" in error(risk, "import", str(foreign))
     assert out(risk, "games") == before
+    said = error(risk, "audit", "--file", str(foreign))  # the same refusal, said of an audit
+    assert said.startswith("Error: This file cannot be audited: it is not a game export")
+    assert "[bad_export]" in said
 
 
 def test_audit_of_a_file_checks_the_game_its_header_names(
