@@ -393,9 +393,14 @@ def _accomplished(d: JsonDict, n: Names) -> str:
         if d.get("placed_on")
         else ""
     )
+    more = (
+        f"; +{plural(d['reinforcements'], 'reinforcement')} this turn"
+        if d.get("reinforcements")
+        else ""
+    )
     return (
         f"{n.seat(d['seat'])} accomplishes '{_mission_text(n, d['mission'])}'{when}: "
-        f"{plural(d['vp'], 'VP', 'VP')}{placed}."
+        f"{plural(d['vp'], 'VP', 'VP')}{placed}{more}."
     )
 
 

@@ -1017,3 +1017,21 @@ def test_nap_adv_01_a_scenario_round_past_the_last_is_refused() -> None:
     with pytest.raises(rc.RiskError) as err:  # the short game (DEC-06: rounds=3)
         engine_game(turn=10, round=4, options={"rounds": 3})
     assert "past napoleon-advanced's last, round 3" in err.value.message
+
+
+def test_nap_adv_19_permanent_bonus_shown_at_start_pays_now(risk: Run, tmp_path: Path) -> None:
+    """NAP-ADV-13/17/19: the start of turn comes before the reinforcement phase, so an Empire
+    mission with a permanent bonus shown at the start of the turn adds it to this turn's
+    census (here 3 + the Russian Empire's 6 + 1), not from the next turn only."""
+    russia = members("empire_de_russie")
+    table = {"missions": {"Ann": ["empire_empire_de_russie"]}}
+    kw: dict[str, Any] = dict(**position(russia, cy=["syrie"], family=table), current=2)
+    state, _ = engine_game(**kw, phase="attack")
+    state, evs = step(state, EndTurn(seat=2))
+    shown = [e for e in evs if type(e).__name__ == "MissionAccomplished"]
+    assert shown and shown[0].reinforcements == 1
+    assert state.current == 0 and state.reserve == 3 + 6 + 1
+    game = cli_game(risk, tmp_path, **kw, phase="attack")
+    risk("end", game)
+    assert "+1 reinforcement this turn" in risk("log", game).stdout
+    assert view(risk, game)["reserve"] == 10

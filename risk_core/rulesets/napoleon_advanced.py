@@ -469,7 +469,10 @@ class NapoleonAdvanced(Napoleon):
 
     def check_missions(self, state: GameState, seat: Seat, emit: Emit, final: bool = False) -> None:
         """NAP-ADV-15/17/42/46: show and score every mission fulfilled, one per rank a turn;
-        an Empire mission's regiments go on the seat's largest stack of its empire."""
+        an Empire mission's regiments go on the seat's largest stack of its empire; its
+        permanent bonus, shown at the start of the turn, joins this turn's reinforcements
+        (NAP-ADV-13: the start of turn comes before the census of NAP-ADV-19)."""
+        starting = state.phase == "reinforce" and seat == state.current and not final
         for mission in adv(state).missions[seat]:
             rank = self.mission_rank(mission)
             if not final and rank in adv(state).ranks_claimed:
@@ -485,6 +488,7 @@ class NapoleonAdvanced(Napoleon):
                     immediate, placed = em.immediate, self.board.territories[spot].id
             pile = adv(state).piles[MISSION_RANKS.index(rank)]
             drawn = pile[-1] if pile and not final else ""
+            extra = em.permanent if em is not None and starting else 0
             emit(
                 MissionAccomplished(
                     seat=seat,
@@ -494,6 +498,7 @@ class NapoleonAdvanced(Napoleon):
                     placed_on=placed,
                     drawn=drawn,
                     final=final,
+                    reinforcements=extra or msgspec.UNSET,
                 )
             )
 
@@ -1424,6 +1429,8 @@ class NapoleonAdvanced(Napoleon):
             return -1
         if isinstance(ev, CardPlayed) and ev.effect == "regiments":
             return ev.amount
+        if isinstance(ev, MissionAccomplished) and ev.reinforcements is not msgspec.UNSET:
+            return ev.reinforcements
         return 0
 
     def uncontrolled(self, state: GameState, t: int) -> bool:
@@ -1896,6 +1903,8 @@ class NapoleonAdvanced(Napoleon):
             piles = replace_at(piles, r, piles[r][:-1])
         if ev.placed_on:
             state.armies[self.board.index[ev.placed_on]] += ev.immediate
+        if ev.reinforcements is not msgspec.UNSET:
+            state.reserve += ev.reinforcements
         self._set(
             state,
             vp=replace_at(fam.vp, seat, fam.vp[seat] + ev.vp),

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import msgspec
+
 from risk_core.model import Command, Event, FamilyState, Seat, command, event
 
 PieceKind = Literal["general", "fortification"]
@@ -203,7 +205,9 @@ class VPScored(Event, frozen=True, tag="vp_scored"):
 @event
 class MissionAccomplished(Event, frozen=True, tag="mission_accomplished"):
     """NAP-ADV-17: ``seat`` shows ``mission`` and scores ``vp``; an Empire mission's
-    ``immediate`` regiments go on ``placed_on``; ``drawn`` replaces it (secret)."""
+    ``immediate`` regiments go on ``placed_on``; ``drawn`` replaces it (secret).
+    ``reinforcements``: a permanent bonus shown at the start of the turn, added to this
+    turn's reinforcements (NAP-ADV-13/19: the census follows the start of turn)."""
 
     seat: Seat
     mission: str
@@ -212,6 +216,8 @@ class MissionAccomplished(Event, frozen=True, tag="mission_accomplished"):
     placed_on: str = ""
     drawn: str = ""
     final: bool = False  # scored at the final reveal (NAP-ADV-46)
+    # UNSET (never encoded) when nothing is added: earlier histories keep their bytes.
+    reinforcements: int | msgspec.UnsetType = msgspec.UNSET
 
     @staticmethod
     def redact(d: dict[str, Any], seat: Seat | None) -> None:
