@@ -39,7 +39,9 @@ def classic_dice(attack: int, defence: int) -> tuple[DiceSpec, DiceSpec]:
 def game_dice(rules: RuleSet, state: GameState, origin: int, target: int, dice: int) -> Dice:
     """The dice ``rules`` gives each side when the current seat attacks ``target`` from
     ``origin`` with up to ``dice`` dice: its ``attack_dice``/``defence_dice`` hooks, called with
-    the order ``RuleSet.launch`` would build (CORE-14/15 and any family modifier)."""
+    the order ``RuleSet.launch`` would build (CORE-14/15 and any family modifier), on the
+    position that launch would leave (``RuleSet.odds_position``)."""
+    state = rules.odds_position(state, origin, target)
     order = PendingAttack(
         defender=rules.defender_of(state, target),
         origin=origin,

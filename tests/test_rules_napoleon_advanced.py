@@ -5,6 +5,7 @@ played as written."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -1035,3 +1036,21 @@ def test_nap_adv_19_permanent_bonus_shown_at_start_pays_now(risk: Run, tmp_path:
     risk("end", game)
     assert "+1 reinforcement this turn" in risk("log", game).stdout
     assert view(risk, game)["reserve"] == 10
+
+
+def test_dec_23_odds_count_the_generals_the_attack_commits(risk: Run, tmp_path: Path) -> None:
+    """NAP-ADV-33 (DEC-23, general_model=commit): `risk odds` and `attack --dry-run` give the
+    dice of the generals a new attack from FROM commits (+1 on the highest die: 1 die against
+    1 wins 21 in 36), or none when `lead` chose 0; they ignored the leading generals."""
+    armies = {"castille": 2, "portugal": 1}
+    game = generals_attack(risk, tmp_path, ["castille"], {"castille": 1}, armies, [1])
+
+    def win() -> Fraction:
+        doc = out(risk, "odds", game, "castille", "portugal")
+        one = {o["attacker_losses"]: o["p"]["exact"] for o in doc["battle"]["outcomes"]}
+        return Fraction(one[0])
+
+    assert win() == Fraction(21, 36)
+    assert "58.33%" in risk("attack", game, "castille", "portugal", "--dry-run").stdout
+    risk("lead", game, "castille", "0")
+    assert win() == Fraction(15, 36)

@@ -962,6 +962,13 @@ class RuleSet:
         """May ``seat`` attack from ``origin``? (classic-2p extends this to ally territories.)"""
         return state.owner[origin] == seat
 
+    def odds_position(self, state: GameState, origin: int, target: int) -> GameState:
+        """The position whose dice hooks give the odds of a new attack from ``origin`` on
+        ``target`` (``risk odds``, ``attack --dry-run``): ``state`` itself, unless a family
+        sets the attack's dice up when it is launched (the advanced Napoleon's leading
+        generals), when it is the position as that launch would leave it."""
+        return state
+
     def defender_of(self, state: GameState, target: int) -> Seat:
         """The seat that chooses the defence dice of ``target``."""
         return state.owner[target]

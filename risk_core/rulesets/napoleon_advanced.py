@@ -28,6 +28,7 @@ naval battle throws the most dice; the captor's ransom regiment goes on his larg
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
@@ -862,6 +863,18 @@ class NapoleonAdvanced(Napoleon):
             if name == tid:
                 return min(int(count), here)
         return min(2, here)
+
+    def odds_position(self, state: GameState, origin: int, target: int) -> GameState:
+        """DEC-23 (NAP-ADV-33): a new attack's odds count the generals its launch commits
+        (``leading``), not those of the last order, which are home again."""
+        if state.options.get("general_model", "commit") != "commit":
+            return state
+        leaders = self.leading(state, origin) if state.owner[target] != -1 else 0
+        if leaders == adv(state).committed:
+            return state
+        position = copy.copy(state)
+        position.family = msgspec.structs.replace(adv(state), committed=leaders)
+        return position
 
     def _lead(self, state: GameState, cmd: Lead, emit: Emit) -> None:
         """DEC-23: choose how many of a territory's generals lead its attacks this turn."""
