@@ -170,6 +170,16 @@ def _annexed(d: JsonDict, n: Names) -> str:
     )
 
 
+def _objective_detail(detail: str, n: Names) -> str:
+    """An ``objectives_scored`` detail as the log tells it: a territory's name, maritime
+    supremacy, or the allies counted (``allies:N``)."""
+    if detail.startswith("allies:"):
+        return plural(int(detail.partition(":")[2]), "ally", "allies")
+    if detail == "maritime_supremacy":
+        return "maritime supremacy"
+    return advanced.place_name(n.board, detail)
+
+
 EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     # The advanced game's and napoleon-2p's events the campaign emits, with their own texts
     # (the same functions: a game's log installs this module alone).
@@ -210,7 +220,11 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     ),
     "objectives_scored": lambda d, n: (
         f"{n.seat(d['seat'])} scores {plural(d['vp'], 'VP', 'VP')} for the campaign objectives"
-        + (f" ({', '.join(d['detail'])})" if d.get("detail") else "")
+        + (
+            f" ({', '.join(_objective_detail(x, n) for x in d['detail'])})"
+            if d.get("detail")
+            else ""
+        )
         + "."
     ),
     "invasion_ended": lambda d, n: f"The invasion of {n.t(d['target'])} is over.",

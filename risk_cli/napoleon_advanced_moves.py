@@ -47,6 +47,18 @@ def zone_name(board: Board, zone_id: str) -> str:
     return next((z.name_en for z in board.sea_zones if z.id == zone_id), zone_id)
 
 
+def place_name(board: Board, place: str) -> str:
+    """The English name of a territory, sea zone, empire or maritime route id (an event's
+    ``where`` or ``detail``); an id the board does not know, as it is."""
+    if place in board.index:
+        return board.name(board.index[place])
+    k = board.group_index.get(place)
+    if k is not None:
+        return board.groups[k].name_en
+    route = next((r.name_en for r in board.routes if r.id == place), None)
+    return route if route is not None else zone_name(board, place)
+
+
 def seat_ref(v: JsonDict, ref: str) -> int:
     """A seat by number or player name."""
     number = whole_number(ref)
@@ -488,7 +500,11 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         + {"empires": "empires and routes", "census": "the last census", "capitals": "capitals"}[
             d["reason"]
         ]
-        + (f" ({', '.join(d['detail'])})" if d.get("detail") else "")
+        + (
+            f" ({', '.join(place_name(n.board, x) for x in d['detail'])})"
+            if d.get("detail")
+            else ""
+        )
         + "."
     ),
     "mission_accomplished": _accomplished,
@@ -524,7 +540,7 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     ),
     "leaders_captured": lambda d, n: (
         f"{n.does(d['by'], 'captures', 'capture')} {plural(d['count'], d['kind'])} of "
-        f"{n.seat(d['owner'])} in {d['where']} (1 VP each changes hands)."
+        f"{n.seat(d['owner'])} in {place_name(n.board, d['where'])} (1 VP each changes hands)."
     ),
     "leaders_advanced": lambda d, n: (
         f"{plural(d['count'], 'general')} {'follows' if d['count'] == 1 else 'follow'} the "
@@ -562,7 +578,7 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
         )
         + "."
     ),
-    "combat_ended": lambda d, n: f"{n.seat(d['seat'])} ends the attacks and maneuvers.",
+    "combat_ended": lambda d, n: f"{n.seat(d['seat'])} ends the attacks; maneuvers now.",
     "army_perished": lambda d, n: (
         f"{n.does(d['seat'], 'has', 'have')} lost every territory to epidemics and "
         f"{n.verb(d['seat'], 'leaves', 'leave')} the map (VP kept)."

@@ -9,9 +9,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 
 import risk_core as rc
+from risk_cli.napoleon_1796_moves import EVENT_TEXT as CAMPAIGN_TEXT
+from risk_cli.napoleon_advanced_moves import EVENT_TEXT as ADVANCED_TEXT
+from risk_cli.render import Names
 from risk_core.model import Attack, Defend, EndTurn, Place, Trade
 from risk_core.rulesets.napoleon_advanced_state import (
     MoveAdmiral,
@@ -1054,3 +1058,34 @@ def test_dec_23_odds_count_the_generals_the_attack_commits(risk: Run, tmp_path: 
     assert "58.33%" in risk("attack", game, "castille", "portugal", "--dry-run").stdout
     risk("lead", game, "castille", "0")
     assert win() == Fraction(15, 36)
+
+
+def test_nap_adv_messages_name_zones_empires_and_routes(risk: Run, tmp_path: Path) -> None:
+    """NAP-ADV-02/16/24/28/39 as the player reads them: refusals name sea zones, the log names
+    the empires and routes scored and where leaders were captured (not their ids), and the
+    end of the attacks opens the maneuvers (it said 'ends the attacks and maneuvers')."""
+    ships = {"mer_baltique": {"Ann": 2}, "mer_du_nord": {"Ann": 1}}
+    kw: dict[str, Any] = dict(**position(["royaume_du_danemark"], family={"ships": ships}))
+    game = cli_game(risk, tmp_path, **kw, phase="attack")
+    refused = risk("naval-attack", game, "mer_baltique", "mer_noire", code=1).stderr
+    assert "Baltic Sea does not touch Black Sea" in refused
+    refused = risk("naval-attack", game, "mer_baltique", "mer_du_nord", code=1).stderr
+    assert "already in North Sea" in refused
+    risk("move-fleet", game, "mer_baltique", "mer_du_nord", "1")
+    assert "Ann ends the attacks; maneuvers now." in risk("log", game).stdout
+    names = Names(BOARD, [{"name": p, "colour": "red"} for p in ("Ann", "Bob", "Cy")])
+    scored = {
+        "seat": 0,
+        "vp": 4,
+        "reason": "empires",
+        "detail": ["royaume_uni", "ameriques"],
+    }
+    captured = {"kind": "admiral", "owner": 1, "by": 0, "count": 1, "where": "mer_du_nord"}
+    assert "(United Kingdom, Route to the Americas)" in click.unstyle(
+        ADVANCED_TEXT["vp_scored"](scored, names)
+    )
+    assert "in North Sea (1 VP" in click.unstyle(ADVANCED_TEXT["leaders_captured"](captured, names))
+    objectives = {"seat": 0, "vp": 4, "detail": ["angleterre", "maritime_supremacy", "allies:2"]}
+    assert "(England, maritime supremacy, 2 allies)" in click.unstyle(
+        CAMPAIGN_TEXT["objectives_scored"](objectives, names)
+    )

@@ -265,6 +265,10 @@ class NapoleonAdvanced(Napoleon):
         pool = nar.fortification_tokens(self.board)
         return None if pool is None else pool - len(adv(state).forts)
 
+    def zone_name(self, zone: int) -> str:
+        """A sea zone's English name, for messages (its id is for events)."""
+        return self.board.sea_zones[zone].name_en
+
     def zone(self, name: str) -> int:
         i = self.zone_index.get(name)
         if i is None:
@@ -708,7 +712,8 @@ class NapoleonAdvanced(Napoleon):
                 self.board, state.owner, seat
             ):
                 raise RuleError(
-                    "not_coastal", f"{cmd.where} touches none of your territories (NAP-ADV-22)."
+                    "not_coastal",
+                    f"{self.zone_name(z)} touches none of your territories (NAP-ADV-22).",
                 )
             if cmd.kind == "admiral":
                 if self.stock(state, seat, "admiral") < 1:
@@ -1043,25 +1048,27 @@ class NapoleonAdvanced(Napoleon):
             raise err
         own = fam.ships[o][seat]
         if own < 1:
-            raise RuleError("no_ships", f"You have no ships in {self.zones[o]}.")
+            raise RuleError("no_ships", f"You have no ships in {self.zone_name(o)}.")
         if o == t:
             enemy = self.enemy_in(state, t, seat)
             if enemy is None:
-                raise RuleError("no_enemy_ships", f"No enemy ships share {self.zones[t]}.")
+                raise RuleError("no_enemy_ships", f"No enemy ships share {self.zone_name(t)}.")
             self.naval_fight(state, seat, o, t, enemy, cmd, emit)
             return
         if fam.forced:
             raise RuleError("naval_combat_pending", self.forced_text(state))
         if self.zones[t] not in self.zone_links[self.zones[o]]:
             raise RuleError(
-                "not_adjacent", f"{self.zones[o]} does not touch {self.zones[t]} (NAP-ADV-28)."
+                "not_adjacent",
+                f"{self.zone_name(o)} does not touch {self.zone_name(t)} (NAP-ADV-28).",
             )
         if own < 2:
             raise RuleError(
-                "not_enough_ships", f"Keep 1 ship in {self.zones[o]}: you have {own} (NAP-ADV-28)."
+                "not_enough_ships",
+                f"Keep 1 ship in {self.zone_name(o)}: you have {own} (NAP-ADV-28).",
             )
         if fam.ships[t][seat]:
-            raise RuleError("own_zone", f"Your ships are already in {self.zones[t]}: maneuver.")
+            raise RuleError("own_zone", f"Your ships are already in {self.zone_name(t)}: maneuver.")
         enemy = self.enemy_in(state, t, seat)
         if enemy is None:  # an empty zone: moving in is its invasion
             count = self.ships_moving(own, cmd.move, cmd.dice)
@@ -1259,7 +1266,8 @@ class NapoleonAdvanced(Napoleon):
             raise RuleError("not_your_zone", "Maneuver between two zones you control.")
         if not self.zones_connected(state, seat, o, t):
             raise RuleError(
-                "not_connected", f"{self.zones[t]} is not joined to {self.zones[o]} by your zones."
+                "not_connected",
+                f"{self.zone_name(t)} is not joined to {self.zone_name(o)} by your zones.",
             )
 
     def _move_admiral(self, state: GameState, cmd: MoveAdmiral, emit: Emit) -> None:
@@ -1270,7 +1278,7 @@ class NapoleonAdvanced(Napoleon):
         o, t = self.zone(cmd.origin), self.zone(cmd.target)
         fam = adv(state)
         if fam.admirals[o][seat] < 1:
-            raise RuleError("no_admiral", f"You have no admiral in {self.zones[o]}.")
+            raise RuleError("no_admiral", f"You have no admiral in {self.zone_name(o)}.")
         self.check_fleet_route(state, seat, o, t)
         fresh = fam.fresh_admirals[o] if fam.maneuvering else fam.admirals[o][seat]
         if fresh < 1:
