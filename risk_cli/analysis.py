@@ -350,13 +350,14 @@ def _fields_text(board: Board, fields: JsonDict, names: list[str]) -> str:
     return ", ".join(shown) or "(no arguments)"
 
 
-def moves_text(board: Board, g: JsonDict, names: list[str]) -> list[str]:
-    """`risk moves`'s lines for the groups ``g`` (``grouped_moves``); ``names``: the seats'."""
+def moves_text(board: Board, g: JsonDict, names: list[str], trade_verb: str = "trade") -> list[str]:
+    """`risk moves`'s lines for the groups ``g`` (``grouped_moves``); ``names``: the seats';
+    ``trade_verb``: the verb that submits a trade in this game (``families.trade_verb``)."""
 
     def name(tid: str) -> str:
         return board.name(board.find(tid))
 
-    lines = [f"  trade: {', '.join(t['labels'])}" for t in g["trade"]]
+    lines = [f"  {trade_verb}: {', '.join(t['labels'])}" for t in g["trade"]]
     by_range: dict[str, list[str]] = defaultdict(list)
     for t, span in g["place"].items():
         by_range[_range(span)].append(name(t))
@@ -398,7 +399,7 @@ def moves(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
         g = found if mine else no_moves()
         names = [p["name"] for p in v["players"]]
         board, acting = load_board(v["board"]), v["to_act"]
-        phase, doing = v["phase"], v["phase_text"]
+        phase, doing, rules_name = v["phase"], v["phase_text"], v["rules"]
     else:
         state = app.local_service("risk moves").state(game_id)
         acting = to_act(state)
@@ -412,7 +413,7 @@ def moves(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
             history.check_game_playable(state, game_id)
         g = grouped_moves(state, rules.legal_moves(state)) if mine else no_moves()
         names = [p.name for p in state.players]
-        board, phase = rules.board, state.phase
+        board, phase, rules_name = rules.board, state.phase, rules.name
         doing = rules.phases.get(state.phase, state.phase)
     if as_json:
         echo_json({"game_id": game_id, "seat": seat, "phase": phase, "moves": g})
@@ -426,4 +427,6 @@ def moves(app: App, game_id: str, as_seat: str | None, as_json: bool) -> None:
         )
     else:
         click.echo(f"{names[seat]} (seat {seat}) may {doing}:")
-        click.echo("\n".join(moves_text(board, g, names)))
+        from risk_cli.families import trade_verb
+
+        click.echo("\n".join(moves_text(board, g, names, trade_verb(rules_name))))

@@ -15,7 +15,10 @@ module defines
   module;
 * ``VERBS``: ``{command type: verb}``, how `risk moves` tells a command submitted by a verb
   other than its type with dashes (``{"skip_muster": "muster --skip"}``); the verb's first
-  word is one of ``COMMANDS``.
+  word is one of ``COMMANDS``;
+* ``TRADE_VERB``: the verb `risk moves` names for a card trade in the games of the rule sets
+  naming the module, where `risk trade` (three cards) cannot submit it (Risk 2008's
+  ``"trade-stars"``: any cards showing 2 to 10 stars); one of ``COMMANDS``.
 
 Any may be left out.  Several rule sets may share one module; it is added once.  A verb or an
 event text that another module already provides is refused (``family_clash``).
@@ -47,6 +50,16 @@ def cli_modules() -> dict[str, str]:
         if module:
             found.setdefault(module, name)
     return found
+
+
+def trade_verb(ruleset: str) -> str:
+    """The verb that submits a card trade in a ``ruleset`` game: its family module's
+    ``TRADE_VERB``, else ``trade``."""
+    cls = registered().get(ruleset)
+    if cls is None or not cls.cli_module:
+        return "trade"
+    verb = getattr(_import(cls.cli_module, ruleset), "TRADE_VERB", "trade")
+    return verb if isinstance(verb, str) else "trade"
 
 
 def install(group: click.Group) -> list[str]:
@@ -87,6 +100,7 @@ def add_family(group: click.Group, module: ModuleType) -> None:
     note = _seat_note(module)
     show_lines = _show_lines(module)
     verbs = _verbs(module, commands)
+    _trade_verb(module, commands)
     for command in commands:
         taken = group.commands.get(command.name or "")
         if taken is not None and taken is not command:
@@ -183,6 +197,15 @@ def _verbs(module: ModuleType, commands: list[click.Command]) -> dict[str, str]:
                 f"add no verb {verb.split(' ')[0]!r}.",
             )
     return dict(verbs)
+
+
+def _trade_verb(module: ModuleType, commands: list[click.Command]) -> None:
+    verb = getattr(module, "TRADE_VERB", None)
+    if verb is not None and verb not in {c.name for c in commands}:
+        raise SetupError(
+            "bad_family",
+            f"{module.__name__}.TRADE_VERB names {verb!r}, which is not one of its COMMANDS.",
+        )
 
 
 def _home(command: click.Command) -> str:

@@ -224,6 +224,10 @@ def _owner(seat: int, n: Names) -> str:
 
 COMMANDS: list[click.Command] = [take_mission, trade_stars, capital, airfield, strategic, hq]
 
+# `risk moves` names a trade by this verb: `risk trade` takes three cards, a star trade any
+# number showing 2 to 10 stars (R08-10).
+TRADE_VERB = "trade-stars"
+
 
 def seat_note(player: JsonDict, n: Names) -> str | None:
     """`risk show`: a seat's capital, completed missions and rewards (public, R08-14), and the

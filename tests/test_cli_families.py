@@ -230,6 +230,20 @@ def test_family_verbs_name_the_modules_own_commands() -> None:
     assert verb_of("hail_ship") == "hail" and "hail" in group.commands
 
 
+def test_a_family_trade_verb_is_one_of_its_commands() -> None:
+    """TRADE_VERB names one of the module's own COMMANDS (else `bad_family`): `risk moves`
+    lists a trade under it (Risk 2008: `trade-stars`, R08-10); other games' under `trade`."""
+    hail = click.Command("hail", help="Hail a ship.")
+    for verb in ("wave", 3):
+        with pytest.raises(rc.SetupError) as caught:
+            families.add_family(
+                click.Group("g"), family_module("t", COMMANDS=[hail], TRADE_VERB=verb)
+            )
+        assert caught.value.code == "bad_family", verb
+    assert families.trade_verb("risk2008-training") == "trade-stars"
+    assert families.trade_verb("classic") == "trade"
+
+
 def test_a_clashing_plugin_verb_fails_the_command_line_cleanly(tmp_path: Path) -> None:
     """Through `risk`: a plug-in whose verb is `attack` makes every invocation print
     `Error: … [family_clash]` with status 1 and no traceback."""

@@ -186,6 +186,18 @@ def test_r08_10_star_trade_worked_example(risk: Run, tmp_path: Path) -> None:
     assert out(risk, "hq", game, "--as", "Ann")["players"][0]["hand_stars"] == 0
 
 
+def test_r08_10_risk_moves_names_the_verb_of_a_star_trade(risk: Run, tmp_path: Path) -> None:
+    """R08-10: `risk moves` lists a star trade under `trade-stars`, which takes it; it listed a
+    one-card trade (2 stars) as `trade:`, and `risk trade` takes three cards."""
+    game = cli_game(risk, tmp_path, hands={"Ann": [TWO_STARS[0]]})
+    listed = risk("moves", game, "--as", "Ann").stdout.splitlines()
+    trades = [line.strip() for line in listed if "star" in line and ": " in line]
+    assert trades == [f"trade-stars: {BOARD.card_label(card(TWO_STARS[0]))}"]
+    verb = trades[0].split(":")[0]
+    moved = out(risk, verb, game, TWO_STARS[0], "--as", "Ann")
+    assert moved["events"][0]["type"] == "cards_traded" and moved["events"][0]["value"] == 2
+
+
 def test_r08_10_table_and_star_limits() -> None:
     """R08-10/R08-19: every total 2..10 gets the table's value; 1 star or 11 stars are refused
     (bad_star_count); the cards' territories do not matter."""
