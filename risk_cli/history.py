@@ -370,7 +370,9 @@ def summary_line(s: TurnSummary, n: render.Names) -> str:
             what.append(f"{n.seat(to)} took {' and '.join(parts)}")
         else:  # a rule family's territory left empty
             what.append(f"left empty: {' and '.join(parts)}")
-    what += [f"{n.seat(t.seat)} traded {t.cards} cards for {t.value}" for t in s.trades]
+    what += [
+        f"{n.seat(t.seat)} traded {render.plural(t.cards, 'card')} for {t.value}" for t in s.trades
+    ]
     what += [f"{n.seat(e.by)} eliminated {n.seat(e.seat)}" for e in s.eliminated]
     if s.winner is not None:
         what.append(f"{n.seat(s.winner)} won")

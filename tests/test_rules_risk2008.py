@@ -198,6 +198,15 @@ def test_r08_10_risk_moves_names_the_verb_of_a_star_trade(risk: Run, tmp_path: P
     assert moved["events"][0]["type"] == "cards_traded" and moved["events"][0]["value"] == 2
 
 
+def test_r08_10_a_one_card_trade_in_the_turn_summary(risk: Run, tmp_path: Path) -> None:
+    """R08-10: a trade of one card (2 stars) is "1 card" in `risk replay --by turn`, where it
+    said "1 cards"."""
+    game = cli_game(risk, tmp_path, hands={"Ann": [TWO_STARS[0]]})
+    risk("trade-stars", game, TWO_STARS[0], "--as", "Ann")
+    summary = risk("replay", game, "--by", "turn").stdout
+    assert "Ann traded 1 card for 2" in summary, summary
+
+
 def test_r08_10_table_and_star_limits() -> None:
     """R08-10/R08-19: every total 2..10 gets the table's value; 1 star or 11 stars are refused
     (bad_star_count); the cards' territories do not matter."""
