@@ -62,6 +62,9 @@ def odds_facts(
         )
     if t not in rules.attack_graph(state, attacker)[o]:  # as the engine refuses it (CORE-13)
         raise RuleError("not_adjacent", f"{board.name(o)} does not border {board.name(t)}.")
+    never = rules.target_error(state, attacker, t)  # a teammate's planet (CW-24)
+    if never is not None:
+        raise never
     most = rules.attack_dice_max
     n = dice if dice is not None else max(1, min(most, state.armies[o] - 1))
     err = dice_count_error(n, most)

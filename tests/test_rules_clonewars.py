@@ -15,6 +15,7 @@ import click
 import pytest
 
 import risk_core as rc
+from risk_core import looks
 from risk_core.bots import self_play
 from risk_core.model import (
     Attack,
@@ -348,6 +349,25 @@ def test_cw_24_invade_only_the_other_faction() -> None:
     state, _ = faction_game(current=RED, phase="attack", **two_planets(RED, ORANGE))
     cmd = Attack(seat=RED, origin="saleucami", target="jabiim", dice=3)
     assert rejected(state, cmd) == "teammate"
+
+
+def test_cw_24_a_refusal_names_only_the_other_factions_planets() -> None:
+    """CW-24: an attack on a planet Saleucami does not border names where it can attack from
+    there: Jabiim (Blue's) and Kessel (Black's), not Felucia or Boz Pity (Orange's, the
+    teammate's), which it never may; `risk odds` of a teammate's planet is refused as the
+    attack is."""
+    owners = {"saleucami": RED, "felucia": ORANGE, "boz_pity": ORANGE, "kessel": BLACK}
+    state, _ = faction_game(
+        current=RED, phase="attack", owners=owners, armies={"saleucami": 5}, default_owner=BLUE
+    )
+    cmd = Attack(seat=RED, origin="saleucami", target="dagobah", dice=3)
+    with pytest.raises(rc.RuleError) as refused:
+        rc.decide(state, cmd)
+    assert refused.value.code == "not_adjacent"
+    assert refused.value.message.endswith("from there you can attack Jabiim, Kessel.")
+    with pytest.raises(rc.RuleError) as odds:
+        looks.odds_facts(state, "saleucami", "felucia")
+    assert odds.value.code == "teammate"
 
 
 def test_cw_04_ships_never_fight_alone() -> None:

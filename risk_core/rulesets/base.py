@@ -15,7 +15,7 @@ it changes; defining it registers it.  A rule family adds to the core without ed
 * phases: ``phases`` (what the acting seat does in each) and ``LEGAL`` (its moves);
 * dice: ``attack_dice``/``defence_dice`` (``DiceSpec``: any die, re-rolls, bonuses, keep) and
   ``battle_losses``; limits ``attack_dice_max``/``defence_dice_max``;
-* reach: ``attack_graph``/``move_graph``, ``attack_error``, ``fortify_reachable``;
+* reach: ``attack_graph``/``move_graph``, ``attack_error``, ``target_error``, ``fortify_reachable``;
 * cards: the board's cards and decks (``board.cards``), ``set_sizes``, ``set_value``;
 * seats: ``seats_for`` (neutral armies, commanders), ``team_of``, ``to_act``, ``out_of_turn``;
 * end: ``winner``, or ``round_limit`` with ``scores``/``score_order``/``final_result``;
@@ -812,6 +812,12 @@ class RuleSet:
         """Set-specific reasons an otherwise legal attack is forbidden."""
         return None
 
+    def target_error(self, state: GameState, seat: Seat, target: int) -> RuleError | None:
+        """Set-specific reasons ``seat`` may not invade ``target`` as it is held now, whatever
+        the moment of the turn (a teammate's territory, say): the targets a refusal names and
+        `risk odds` leave such territories out (none in CORE)."""
+        return None
+
     def fortify_mode(self, state: GameState) -> str:
         """ "adjacent" (one step) or "connected" (a chain of own territories, CORE-19)."""
         return "adjacent"
@@ -1187,7 +1193,11 @@ class RuleSet:
         if t not in reach:
             # Where FROM *can* attack, by the rule set's graph (CORE-13): its enemy neighbours.
             owners = (seat, state.owner[o])
-            names = ", ".join(self.board.name(n) for n in reach if state.owner[n] not in owners)
+            names = ", ".join(
+                self.board.name(n)
+                for n in reach
+                if state.owner[n] not in owners and self.target_error(state, seat, n) is None
+            )
             can = f"from there you can attack {names}" if names else "it borders no enemy"
             raise RuleError(
                 "not_adjacent",

@@ -465,16 +465,24 @@ class CloneWars(RuleSet):
         emit(TokenPlaced(seat=cmd.seat, territory=tid, token=cw(state).pile[-1]))
 
     # ------------------------------------------------------------------ invasions
-    def attack_error(
-        self, state: GameState, seat: Seat, origin: int, target: int
-    ) -> RuleError | None:
-        """CW-24: only the other faction's planets; none once troops have been moved."""
-        if self.faction(state, state.owner[target]) == self.faction(state, seat):
+    def target_error(self, state: GameState, seat: Seat, target: int) -> RuleError | None:
+        """CW-24: a planet of the army's own faction is never invaded."""
+        held = state.owner[target]
+        if held >= 0 and self.faction(state, held) == self.faction(state, seat):
             return RuleError(
                 "teammate",
                 f"{self.board.name(target)} belongs to your faction: invade only the other "
                 "faction's planets (CW-24).",
             )
+        return None
+
+    def attack_error(
+        self, state: GameState, seat: Seat, origin: int, target: int
+    ) -> RuleError | None:
+        """CW-24: only the other faction's planets; none once troops have been moved."""
+        err = self.target_error(state, seat, target)
+        if err is not None:
+            return err
         if cw(state).step > 6:
             return RuleError("attacks_over", "Your invasions are over for this turn (CW-16).")
         return None
