@@ -317,6 +317,17 @@ def verb_of(command_type: str) -> str:
     return VERBS.get(command_type, command_type.replace("_", "-"))
 
 
+def card_text(board: Board, c: int) -> str:
+    """A card as `risk moves` names it: by what it shows, which its verbs take (a territory, a
+    joker); a card showing neither (a Clone Wars ship class, CW-21/22) also by its id, as
+    `risk show --as` lists the hand (``[3] fighter``), for the verbs take it by id."""
+    if not 0 <= c < len(board.cards):
+        return f"card {c}"
+    card = board.card(c)
+    label = board.card_label(c)
+    return label if card.territory is not None or card.symbol == "joker" else f"[{c}] {label}"
+
+
 def _fields_text(board: Board, fields: JsonDict, names: list[str]) -> str:
     """A family command's fields for a reader: territories and sea zones by name, seats by
     their player's name and cards by what they show (a run of them as alternatives), yes or
@@ -327,7 +338,7 @@ def _fields_text(board: Board, fields: JsonDict, names: list[str]) -> str:
         return board.name(board.index[v]) if v in board.index else zones.get(v, v)
 
     def card(c: int) -> str:
-        return board.card_label(c) if 0 <= c < len(board.cards) else f"card {c}"
+        return card_text(board, c)
 
     def seat(s: int) -> str:
         return names[s] if 0 <= s < len(names) else f"seat {s}"
@@ -357,7 +368,9 @@ def moves_text(board: Board, g: JsonDict, names: list[str], trade_verb: str = "t
     def name(tid: str) -> str:
         return board.name(board.find(tid))
 
-    lines = [f"  {trade_verb}: {', '.join(t['labels'])}" for t in g["trade"]]
+    lines = [
+        f"  {trade_verb}: {', '.join(card_text(board, c) for c in t['cards'])}" for t in g["trade"]
+    ]
     by_range: dict[str, list[str]] = defaultdict(list)
     for t, span in g["place"].items():
         by_range[_range(span)].append(name(t))

@@ -113,7 +113,8 @@ def place(
 
 
 def card_ids(board: Board, hand: list[int], refs: tuple[str, ...]) -> tuple[int, ...]:
-    """Cards by id, by territory name, or "joker" (each joker named takes the next one held)."""
+    """Cards by id, by territory name, or "joker" (each joker named takes the next one held);
+    on a board whose cards name no territory (Clone Wars), by id only."""
     chosen: list[int] = []
     jokers = [c for c in hand if board.card(c).symbol == "joker"]
     for ref in refs:
@@ -124,6 +125,10 @@ def card_ids(board: Board, hand: list[int], refs: tuple[str, ...]) -> tuple[int,
             if not free:
                 raise RuleError("not_in_hand", "You hold no (further) joker.")
             chosen.append(free[0])
+        elif all(c.territory is None for c in board.cards):  # Clone Wars: ship classes only
+            raise RuleError(
+                "not_in_hand", f"Name the card by its id (see `risk show --as`), not {ref!r}."
+            )
         else:
             t = board.find(ref)
             card = next((c for c in hand if board.card_territory(c) == t), None)

@@ -296,6 +296,22 @@ def test_cw_22_one_ship_a_turn_three_of_a_class() -> None:
     )
 
 
+def test_cw_21_22_moves_name_the_cards_by_id(risk: Run, tmp_path: Path) -> None:
+    """CW-21/22: the cards name no planet, so `risk moves` lists the sets, the ship cards and
+    the powers with their ids (`[3] fighter`, as the hand is listed), which `risk trade`,
+    `risk build-ship` and `risk power` take; a class where an id is due is refused so."""
+    hand = [ANAKIN_REPUBLIC, *REP_FIGHTERS[:2], REP_CORVETTES[0]]
+    game = faction_cli_game(risk, tmp_path, current=RED, hands={"Red": hand})
+    listed = risk("moves", game).stdout
+    one, two = REP_FIGHTERS[:2]
+    assert f"  trade: [0] fighter, [{one}] fighter, [{two}] fighter\n" in listed
+    assert f"build-ship: card [0] fighter, territory {BOARD.name(0)};" in listed
+    assert "  power: card [0] fighter\n" in listed
+    assert error(risk, "trade", game, "fighter", "fighter", "fighter") == "not_in_hand"
+    refused = risk("trade", game, "fighter", str(one), str(two), code=1).stderr
+    assert "Name the card by its id" in refused
+
+
 def test_cw_23_no_troops_or_ships_on_the_teammates_planets() -> None:
     """CW-23/CW-42: never place troops or a ship on the other army of your faction."""
     state, _ = faction_game(current=RED, hands={"Red": [REP_FIGHTERS[0]]})
