@@ -407,7 +407,7 @@ def cw_odds(
         return
     click.echo(
         f"Expected losses: attacker {_frac(a_loss)}, defender {_frac(d_loss)} "
-        f"({attack} dice against {defence})."
+        f"({plural(attack, 'die', 'dice')} against {defence})."
     )
     for (x, y), p in dist:
         click.echo(f"  attacker loses {x}, defender loses {y}: {float(p):.2%} ({p})")
@@ -484,6 +484,13 @@ def _side_text(side: JsonDict, natural: list[int]) -> str:
     return f"{thrown}{d8}" + (f" with {', '.join(ships)}" if ships else "")
 
 
+def _token_text(board: Board, token: str) -> str:
+    """A captured token face up, as `risk show` names it: its leader and red dots (CW-30)."""
+    known = {t.id: t for t in board.section("cw_tokens") or ()}
+    t = known.get(token)
+    return token if t is None else f"{t.name} ({plural(t.dots, 'red dot')})"
+
+
 def _order66(d: JsonDict, n: Names) -> str:
     converted = ", ".join(
         f"{n.t(p)} to {n.seat(s)}" for p, s in zip(d["converted"], d["receivers"], strict=True)
@@ -528,7 +535,7 @@ EVENT_TEXT: dict[str, Callable[[JsonDict, Names], str]] = {
     ),
     "tokens_captured": lambda d, n: (
         f"{n.seat(d['seat'])} captures the tokens of {n.t(d['territory'])}: "
-        f"{', '.join(d['tokens'])}."
+        f"{', '.join(_token_text(n.board, t) for t in d['tokens'])}."
     ),
     "command_asked": lambda d, n: (
         f"{n.seat(d['seat'])} asks {n.seat(d['teammate'])} for {n.t(d['territory'])}."

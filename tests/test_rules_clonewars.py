@@ -1151,3 +1151,21 @@ def test_audit_export_import_and_branch(risk: Run, tmp_path: Path) -> None:
     risk("branch", "g", "--at", "200", "--id", "g3")
     risk("bot", "g3", "--all")
     assert out(risk, "show", "g3")["phase"] == "over"
+
+
+def test_cw_30_38_messages_name_tokens_and_planets(risk: Run) -> None:
+    """CW-30: the log names captured tokens face up as `risk show` does (leader, red dots),
+    not by their ids; CW-38: a planet Order 66 cannot take is named, not given by its id;
+    `risk cw-odds` of one die says '1 die'."""
+    captured = {"type": "tokens_captured", "seat": RED, "territory": "jabiim"}
+    assert log_line({**captured, "tokens": ["dooku", "rune_haako"]}) == (
+        "Ann captures the tokens of Jabiim: Count Dooku (2 red dots), Rune Haako (1 red dot)."
+    )
+    owners = {"saleucami": BLACK, "kessel": RED}
+    state, _ = faction_game(current=BLACK, phase="attack", owners=owners, family={"track": 8})
+    cmd = InvokeOrder66(seat=BLACK, receivers={"saleucami": "blue"})
+    with pytest.raises(rc.RuleError) as refused:
+        rc.decide(state, cmd)
+    assert refused.value.code == "bad_receiver"
+    assert refused.value.message.startswith("Saleucami is no Republic planet")
+    assert "(1 die against 2)" in risk("cw-odds", "1", "2").stdout

@@ -917,7 +917,9 @@ class CloneWars(RuleSet):
         for planet in per_planet:
             if self.faction(state, state.owner[self.board.index[planet]]) != "republic":
                 raise RuleError(
-                    "bad_receiver", f"{planet} is no Republic planet: Order 66 cannot take it."
+                    "bad_receiver",
+                    f"{self.board.name(self.board.index[planet])} is no Republic planet: Order 66 "
+                    "cannot take it.",
                 )
         self.draw_cards(state, seat, emit)  # step 10 comes before step 11
         space = cw(state).track
