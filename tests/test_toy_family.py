@@ -476,6 +476,17 @@ def risk(*args: str) -> str:
     return done.stdout
 
 
+def unloaded_risk(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed ``risk`` command in a fresh process with no family named (no
+    ``RISK_FAMILIES``): toy-d8 is not loaded there.  Its exit status is the caller's to check."""
+    plain = {**os.environ, "PYTHONPATH": str(ROOT)}
+    plain.pop("RISK_FAMILIES", None)
+    return subprocess.run(
+        [str(Path(sys.executable).parent / "risk"), *args],
+        cwd=ROOT, env=plain, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
 def test_cli_demo_in_a_subprocess_with_risk_families(tmp_path: Path) -> None:
     """Plug-in loading: ``RISK_FAMILIES`` names the family for the installed ``risk`` command;
     the same seed gives the same game as in process (ENG-01)."""
@@ -501,14 +512,9 @@ def test_a_game_of_a_family_not_loaded_hides_no_other(tmp_path: Path) -> None:
     ``unloaded``; the other games are read as ever."""
     store = f"sqlite://{tmp_path / 'games.db'}"
     toy = json.loads(risk("--create", "--store", store, "demo", "--rules", RULES, "--json"))
-    plain = {**os.environ, "PYTHONPATH": str(ROOT)}
-    plain.pop("RISK_FAMILIES", None)
 
     def without_family(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [str(Path(sys.executable).parent / "risk"), "--store", store, *args],
-            cwd=ROOT, env=plain, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+        return unloaded_risk("--store", store, *args)
 
     assert without_family("new", "--players", "A,B,C", "--id", "plain").returncode == 0
     listed = without_family("games", "--json")
@@ -529,14 +535,9 @@ def test_a_young_game_of_a_family_not_loaded_is_unknown_ruleset(tmp_path: Path) 
     it is ``unknown_ruleset`` naming its rule set, never a decoding traceback."""
     store = f"sqlite://{tmp_path / 'games.db'}"
     risk("--create", "--store", store, "new", "--rules", RULES, "--players", "A,B", "--id", "t")
-    plain = {**os.environ, "PYTHONPATH": str(ROOT)}
-    plain.pop("RISK_FAMILIES", None)
 
     def without_family(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [str(Path(sys.executable).parent / "risk"), "--store", store, *args],
-            cwd=ROOT, env=plain, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+        return unloaded_risk("--store", store, *args)
 
     assert without_family("new", "--players", "A,B,C", "--id", "plain").returncode == 0
     listed = without_family("games", "--json")
@@ -558,17 +559,12 @@ def test_an_export_of_a_family_not_loaded_is_unknown_ruleset(tmp_path: Path) -> 
     risk("--create", "--store", store, "new", "--rules", RULES, "--players", "A,B", "--id", "t")
     exported = tmp_path / "t.json"
     risk("--store", store, "export", "t", "-o", str(exported))
-    plain = {**os.environ, "PYTHONPATH": str(ROOT)}
-    plain.pop("RISK_FAMILIES", None)
     other = tmp_path / "other.db"
     for args in (
         ("--create", "--store", f"sqlite://{other}", "import", str(exported), "--id", "u"),
         ("audit", "--file", str(exported)),
     ):
-        done = subprocess.run(
-            [str(Path(sys.executable).parent / "risk"), *args],
-            cwd=ROOT, env=plain, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+        done = unloaded_risk(*args)
         assert done.returncode == 1, done.stderr
         assert "the rule set 'toy-d8', which is not loaded here" in done.stderr, done.stderr
         assert done.stderr.rstrip().endswith("[unknown_ruleset]"), done.stderr
