@@ -316,6 +316,57 @@ class Handler:
                     )
         return [r if r is not None else self._read(items[i].request) for i, r in enumerate(replies)]
 
+    def give_up(self, items: Sequence[Item], fences: dict[int, int], reason: str) -> list[Reply]:
+        """The final answer to each of ``items``, requests the worker gives up on (delivered
+        too often without an answer, ``risk_service.worker``).
+
+        A write answered before (stored, then its entry redelivered: the worker died before
+        acknowledging it) gets that answer.  Any other write is recorded as ``failed`` in the
+        ledger, with the fences, in one transaction: a copy of it still in a stream (a client
+        sends a request again while no answer comes) is then answered ``failed`` as well, never
+        applied.  A read is answered ``failed``: there is nothing to record.  Store errors and
+        ``Fenced`` propagate: nothing was recorded, and nothing may be answered.
+        """
+        for attempt in range(RETRIES):
+            try:
+                return self._give_up(items, fences, reason)
+            except Fenced:
+                raise
+            except IntegrityError:  # another worker recorded one of them meanwhile: look again
+                if attempt == RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _give_up(self, items: Sequence[Item], fences: dict[int, int], reason: str) -> list[Reply]:
+        writes = [it.request for it in items if _op(it.request) in WRITES]
+        done = self.ledger.ledger_requests([r.request_id for r in writes])
+        batch = _Batch()
+        replies: list[Reply] = []
+        for item in items:
+            request = item.request
+            assert not isinstance(request, Malformed)  # the worker dead-letters those itself
+            rid = request.request_id
+            failed = _reject(rid, "failed", reason, request.game_id)
+            if request.op not in WRITES:
+                replies.append(failed)
+            elif rid in done:
+                replies.append(self._again(request, done[rid]))
+            elif rid in batch.requests:  # the same request id twice among them
+                same = encode(batch.requests[rid]) == encode(request)
+                replies.append(batch.replies[rid] if same else _reused(request))
+            else:
+                batch.replies[rid], batch.requests[rid] = failed, request
+                _, stored = _encoded_outcome(failed, request)
+                seat = getattr(request, "seat", None)
+                seat = seat if isinstance(seat, int) else OWNER
+                batch.rows.append(RequestRow(rid, request.game_id, seat, stored))
+                position = max(item.position, batch.fences.get(item.partition, (0, 0))[1])
+                batch.fences[item.partition] = (fences.get(item.partition, 0), position)
+                replies.append(failed)
+        if batch.rows:
+            self.app.save_batch([], LedgerWrite(fences=batch.fences, requests=batch.rows))
+        return replies
+
     def _decide_and_store(
         self,
         items: Sequence[Item],

@@ -32,7 +32,10 @@ infrastructure fault (the store or Redis down) fails a whole step: nothing of it
 so the batch is read again and retried.  A worker killed mid-command leaves its entries
 pending; the next owner (after the lease lapses) claims them.  An entry delivered
 ``max_deliveries`` times without being acknowledged goes to the dead-letter stream with the
-reason, and its client gets ``failed``.  Redis restarts are survived by reconnecting,
+reason, and its client gets the answer the ledger keeps for it: what it did if it was stored
+(the worker died before acknowledging it), else ``failed``, recorded there first, so that a copy
+of the request still in the stream (a client sends it again while no answer comes) is answered
+``failed`` too and never applied.  Redis restarts are survived by reconnecting,
 re-creating the groups and taking leases anew with a fence above the store's.
 
 Turn deadlines (owner action ``deadline``): when a game changes, the worker schedules
@@ -394,13 +397,49 @@ class Worker:
                 entries.append(Entry(p, mid, _raw(fields), True))
             if _id_key(cursor) == (0, 0):
                 break
-        keep = []
-        for entry in entries:
-            if entry.id in poisoned:
-                self._dead_letter(entry, f"delivered {poisoned[entry.id]} times without an answer")
-            else:
-                keep.append(entry)
+        keep = [entry for entry in entries if entry.id not in poisoned]
+        given_up = [entry for entry in entries if entry.id in poisoned]
+        if given_up and not self._give_up(p, given_up, poisoned):
+            return []  # fenced off: the partition is another worker's now
         return keep
+
+    def _give_up(self, p: int, entries: list[Entry], deliveries: dict[bytes, int]) -> bool:
+        """Answer and dead-letter the entries of ``p`` delivered too often without an answer;
+        False when fenced off (the partition is then dropped, nothing answered).
+
+        Each request's answer is the one the ledger keeps (``Handler.give_up``): what it did
+        if it was stored before, else ``failed``, recorded, so that a copy of it still in the
+        stream is answered ``failed`` too and never applied.  The store's error propagates
+        before anything is answered (the entries stay pending)."""
+        items: list[Item] = []
+        kept: list[Entry] = []
+        for entry in entries:
+            try:
+                request = decode_request(entry.raw or b"")
+            except Malformed:  # no request to apply: buried as it is
+                reason = f"delivered {deliveries[entry.id]} times without an answer"
+                self._dead_letter(entry, reason)
+                continue
+            items.append(Item(p, position(entry.id), request, True))
+            kept.append(entry)
+        if not items:
+            return True
+        reason = f"delivered {max(deliveries[e.id] for e in kept)} times without an answer"
+        try:
+            replies = self.handler.give_up(items, dict(self.owned), reason)
+        except Fenced as e:
+            log.warning("Fenced off: %s", e)
+            self.owned.pop(p, None)
+            self.handler.forget()
+            return False
+        batch = Batch()
+        for entry, reply in zip(kept, replies, strict=True):
+            log.warning("Dead-lettering %s on partition %s: %s", entry.id, p, reason)
+            self._bury(batch, entry, reason)
+            self._push_reply(batch, reply)
+            batch.add("XACK", self.keys.stream(p), GROUP, entry.id)
+        self._channel.send(batch)
+        return True
 
     def _dead_letter(self, entry: Entry, reason: str) -> None:
         log.warning("Dead-lettering %s on partition %s: %s", entry.id, entry.partition, reason)

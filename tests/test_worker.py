@@ -18,7 +18,15 @@ import risk_core
 from risk_service import GameService
 from risk_service.client import ServiceClient, new_request_id
 from risk_service.handler import Handler, Item
-from risk_service.protocol import FIELD, GROUP, Keys, ViewRequest, encode, partition_of
+from risk_service.protocol import (
+    FIELD,
+    GROUP,
+    Keys,
+    ViewRequest,
+    decode_reply,
+    encode,
+    partition_of,
+)
 from risk_service.worker import Worker
 from tests.servicekit import PLAYERS, Ask, Table, running, seated, spawn_worker, stop_process
 
@@ -122,6 +130,46 @@ def test_malformed_and_poisoned_entries(redis_server: Any, tmp_path: Path) -> No
         assert reply is not None and b'"failed"' in reply[1]
     assert r.xlen(dead) == 4
     assert_log(store, t)
+
+
+def poison(r: Any, stream: str, entry: bytes, times: int) -> None:
+    """Deliver ``entry`` ``times`` times to consumers that die without answering."""
+    r.xreadgroup(GROUP, "dead-0", {stream: ">"}, count=1)
+    for i in range(1, times):
+        r.xclaim(stream, GROUP, f"dead-{i}", 0, [entry])
+
+
+def test_a_request_given_up_on_keeps_its_answer(redis_server: Any, shared_store_url: str) -> None:
+    """The answer to a request delivered too often is final and true.  One never stored is
+    answered `failed`, and the copy a client sent again (the same request id, a later entry)
+    is answered `failed` too, never applied; one stored before (the worker died before
+    acknowledging it) is answered with what it did, not `failed`."""
+    store = shared_store_url
+    r = redis.Redis.from_url(redis_server.url)
+    with (
+        running(Worker(redis_server.url, store, lease_ms=900, chosen_seeds=True)),
+        ServiceClient(redis_server.url) as client,
+    ):
+        t = Table(client, "g1").create()
+        play([t], 5)
+        stream = KEYS.stream(partition_of("g1", client.partitions))
+        done = t.request(command := t.next_command())
+        first = t.settle(command, client.call(done))
+        assert first.ok
+    lost = t.request(t.next_command())
+    entry = r.xadd(stream, {FIELD: encode(lost)})
+    poison(r, stream, entry, 3)
+    r.xadd(stream, {FIELD: encode(lost)})  # the client's copy, sent while no answer came
+    again = r.xadd(stream, {FIELD: encode(done)})  # stored, its entry redelivered
+    poison(r, stream, again, 3)
+    with running(
+        Worker(redis_server.url, store, lease_ms=900, max_deliveries=3, chosen_seeds=True)
+    ):
+        answers = [r.blpop([KEYS.reply(lost.request_id)], 10) for _ in range(2)]
+        assert [a is not None and decode_reply(a[1]).code for a in answers] == ["failed"] * 2
+        answer = r.blpop([KEYS.reply(done.request_id)], 10)
+        assert answer is not None and decode_reply(answer[1]) == first
+    assert_log(store, t)  # nothing applied but what the replies said
 
 
 def test_redelivered_entries_are_recognised(tmp_path: Path) -> None:
