@@ -35,8 +35,11 @@ pending; the next owner (after the lease lapses) claims them.  An entry delivere
 reason, and its client gets the answer the ledger keeps for it: what it did if it was stored
 (the worker died before acknowledging it), else ``failed``, recorded there first, so that a copy
 of the request still in the stream (a client sends it again while no answer comes) is answered
-``failed`` too and never applied.  Redis restarts are survived by reconnecting,
-re-creating the groups and taking leases anew with a fence above the store's.
+``failed`` too and never applied.  A worker does not count its own deliveries that failed on
+the store or Redis (nobody's fault): an outage longer than ``max_deliveries`` attempts fails no
+request (a worker that takes over does count the deliveries of the one before it).  Redis
+restarts are survived by reconnecting, re-creating the groups and taking leases anew with a
+fence above the store's.
 
 Turn deadlines (owner action ``deadline``): when a game changes, the worker schedules
 ``now + deadline`` (Redis server time) in ``<prefix>:deadlines:{p}``; when one passes it
@@ -65,7 +68,7 @@ import redis
 
 from risk_core import to_act
 from risk_service import signing
-from risk_service.handler import READS_SEEN, Handler, Item
+from risk_service.handler import READS_SEEN, Handler, Item, infrastructure
 from risk_service.ledger import Fenced
 from risk_service.protocol import (
     DEFAULT_PARTITIONS,
@@ -88,6 +91,7 @@ from risk_service.wire import Batch, Channel, entry_fields, pack, push_expiring,
 log = logging.getLogger(__name__)
 REPLY_TTL_MS = 120_000
 DEAD_MAXLEN = 10_000
+MAX_OUTAGE_ENTRIES = 100_000  # entry ids whose failed deliveries a worker remembers
 TRIM_EVERY = 64  # batches between trims of acknowledged entries
 MAX_POSITION = (1 << 63) - 1  # the largest stream position a store's integer holds
 
@@ -207,6 +211,9 @@ class Worker:
         self._packed_reads: dict[tuple[tuple[int, ...], str], bytes] = {}
         self._stream_partition: dict[bytes, int] = {}  # stream key → partition
         self._issued: dict[str, tuple[int, int]] = {}  # game → (version, not again before ms)
+        # Entry id → the deliveries of it this worker made that failed on the store or Redis
+        # (nobody's fault): not counted against ``max_deliveries``.
+        self._outages: dict[bytes, int] = {}
         # Replies, acknowledgements and announcements of stored batches, sent with the next read.
         self._outbox = Batch()
         self._channel = Channel(self.redis)
@@ -383,7 +390,8 @@ class Worker:
                 stream, GROUP, min=start, max="+", count=1000
             )
             for row in rows:
-                if row["times_delivered"] >= self.max_deliveries:
+                tried = row["times_delivered"] - self._outages.get(row["message_id"], 0)
+                if tried >= self.max_deliveries:
                     poisoned[row["message_id"]] = row["times_delivered"]
             if len(rows) < 1000:
                 break
@@ -496,6 +504,10 @@ class Worker:
                 self.owned.pop(p, None)
             self.handler.forget()
             return
+        except Exception as e:
+            if infrastructure(e):  # the store or Redis is down: the entries are not to blame
+                self._count_outage(kept)
+            raise
         outbox = self._outbox
         if self.handler.seen_reads:  # kept for whoever holds the partition next
             for gid, rid, ts in self.handler.seen_reads:
@@ -523,6 +535,9 @@ class Worker:
                 acks.setdefault(entry.partition, []).append(entry.id)
         for p, ids in acks.items():
             outbox.add_quiet("XACK", self.keys.stream(p), GROUP, *ids)
+            if self._outages:
+                for i in ids:
+                    self._outages.pop(i, None)
             self._last_acked[p] = ids[-1]
         self._batches += 1
         if self._batches % TRIM_EVERY == 0:
@@ -537,6 +552,15 @@ class Worker:
         if self.handler.snapshots_due():
             self._flush()  # the replies first: a snapshot is only a shortcut
             self.handler.take_snapshots()
+
+    def _count_outage(self, entries: list[Entry]) -> None:
+        """Count a delivery of ``entries`` that failed on the store or Redis: retrying them
+        after an outage must not make them look poisoned (``_recover``), answered ``failed``
+        when they would have been carried out."""
+        if len(self._outages) > MAX_OUTAGE_ENTRIES:  # ids another worker acknowledged since
+            self._outages.clear()
+        for entry in entries:
+            self._outages[entry.id] = self._outages.get(entry.id, 0) + 1
 
     def _flush(self) -> None:
         """Send what ``_process`` left for the next read now (replies, acknowledgements), and

@@ -392,6 +392,34 @@ def test_a_store_that_is_down_is_retried(stage: Stage, caplog: pytest.LogCapture
     assert_log(stage.store, t)
 
 
+def test_an_outage_longer_than_the_deliveries_fails_nobody(stage: Stage) -> None:
+    """The store fails more times in a row than an entry may be delivered: those deliveries
+    are the store's fault, not the request's, so it is not taken for poison and answered
+    `failed`: it is applied once when the store is back, and nothing is dead-lettered."""
+    t = stage.table
+    worker = stage.worker(max_deliveries=2)
+    save = worker.handler.app.save_batch
+    outages = {"save": 2}
+
+    def save_down(games: Any, write: Any) -> Any:
+        if outages["save"]:
+            outages["save"] -= 1
+            raise OperationalError("could not connect to server: Connection refused")
+        return save(games, write)
+
+    worker.handler.app.save_batch = save_down  # type: ignore[method-assign]
+    request = t.request(command := t.next_command())
+    stage.add(encode(request))
+    with running(worker):
+        reply = stage.reply(request.request_id, wait=20)
+        assert reply is not None and reply.ok, reply
+        t.settle(command, reply)
+        stage.settled()
+    assert outages == {"save": 0}
+    assert stage.dead_letters() == []
+    assert_log(stage.store, t)
+
+
 # --------------------------------------------------------------------------- fuzz
 FIELDS = [
     "request_id", "op", "game_id", "seat", "sig", "command", "at", "since", "upto", "also",
