@@ -631,8 +631,9 @@ def secrets_text(player: JsonDict, n: Names) -> list[str]:
     if missions:
         achieved = {m["id"] for m in player.get("achieved") or ()}
         lines.append("  Your missions:")
+        # by id too: `risk claim` (napoleon-mission) takes a mission by its id
         lines += [
-            f"    - {m['text_en']}" + (" (achieved)" if m["id"] in achieved else "")
+            f"    - [{m['id']}] {m['text_en']}" + (" (achieved)" if m["id"] in achieved else "")
             for m in missions
         ]
     return lines

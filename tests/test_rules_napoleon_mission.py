@@ -426,3 +426,16 @@ def test_missions_dealt_in_scenario_positions() -> None:
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("MissionHandsDealt") == kinds.index("PositionSet") + 1
     assert get_ruleset(RULES).allows_players(3)
+
+
+def test_mis06_show_gives_the_ids_claim_takes(risk: Any) -> None:
+    """NAP-MIS-06: `risk claim` takes a mission by its id: `risk show --as` lists each mission
+    with it, and a claim by another word names the seat's ids."""
+    risk("new", "--players", "Ann,Bob,Cy", "--rules", RULES, "--seed", "5", "--id", "m")
+    seat = str(json.loads(risk("show", "m", "--json").stdout)["to_act"])
+    state = json.loads(risk("show", "m", "--as", seat, "--json").stdout)
+    mine = [m["id"] for m in state["players"][int(seat)]["missions"]]
+    shown = risk("show", "m", "--as", seat).stdout
+    assert all(f"[{mid}] " in shown for mid in mine)
+    refused = risk("claim", "m", "Hold 3 empire capitals", "--as", seat, code=1).stderr
+    assert "[not_your_mission]" in refused and all(mid in refused for mid in mine)

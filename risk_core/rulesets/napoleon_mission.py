@@ -404,7 +404,10 @@ class NapoleonMission(Napoleon):
         seat = cmd.seat
         p = objectives(state, seat)
         if cmd.mission not in p.missions:
-            raise RuleError("not_your_mission", f"{cmd.mission!r} is not one of your missions.")
+            raise RuleError(
+                "not_your_mission",
+                f"{cmd.mission!r} is not one of your missions; they are {', '.join(p.missions)}.",
+            )
         if cmd.mission in p.achieved:
             raise RuleError("already_achieved", "This objective is already achieved.")
         err = self._claim_error(state, seat)
