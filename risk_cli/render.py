@@ -265,9 +265,13 @@ def _faces(d: JsonDict, side: str) -> str:
 
 
 def _conquered(d: JsonDict, n: Names) -> str:
+    """The conquest, and whose armies made it when a neutral ally's fought for the mover (the
+    classic-2p ally, CL-2P-06/07; a napoleon-2p independent, NAP-2PA-07/08)."""
     more = f" (up to {d['max']})" if d["max"] > d["min"] else ""
+    army = n.army(d["origin"], d["seat"])
+    by = f" with {n.seat(army)}'s armies" if army != d["seat"] else ""
     return (
-        f"{n.seat(d['seat'])} conquers {n.t(d['target'])} from {n.seat(d['previous'])}, "
+        f"{n.seat(d['seat'])} conquers {n.t(d['target'])} from {n.seat(d['previous'])}{by}, "
         f"moving in {plural(d['min'], 'army', 'armies')}{more}."
     )
 

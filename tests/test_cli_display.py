@@ -250,6 +250,23 @@ def test_a_battle_before_any_known_owner_names_the_mover_and_defender() -> None:
     assert owners == {"alaska": 2, "yakutsk": 1}
 
 
+def test_a_conquest_by_the_allys_armies_says_so() -> None:
+    """CL-2P-06/07 (NAP-2PA-07/08 alike): a conquest the neutral ally's armies made for the
+    mover names them, where it read as the mover's own."""
+    seats = [{"name": n, "colour": "red", "neutral": n == "Ally"} for n in ("Ann", "Bob", "Ally")]
+    board = rc.load_board("classic")
+    taken = {"type": "conquered", "seat": 0, "origin": "alaska", "target": "kamchatka"}
+    taken |= {"previous": 1, "min": 1, "max": 3}
+    allied = render.Names(board, seats, owners={"alaska": 2})
+    assert click.unstyle(render.event_line(taken, allied)) == (
+        "Ann conquers Kamchatka from Bob with Ally's armies, moving in 1 army (up to 3)."
+    )
+    own = render.Names(board, seats, owners={"alaska": 0})
+    assert click.unstyle(render.event_line(taken, own)) == (
+        "Ann conquers Kamchatka from Bob, moving in 1 army (up to 3)."
+    )
+
+
 def test_a_seat_note_that_is_not_a_function_is_refused() -> None:
     """A family module's SEAT_NOTE must be a function(player, names): `bad_family`."""
     module = types.ModuleType("bad_note")
