@@ -18,6 +18,7 @@ import msgspec
 
 from risk_cli.backend import check_remote
 from risk_cli.common import App, as_option, echo_json, game_argument, json_option, pass_app, viewer
+from risk_cli.render import plural
 from risk_core import Board, RiskError, RuleError, load_board, looks, ruleset_of, to_act
 from risk_core.move_groups import grouped_moves, no_moves
 from risk_core.names import whole_number
@@ -92,7 +93,7 @@ def odds_text(attacker: Side, defender: Side, fight: Battle, siege: Assault | No
     a, d = attacker.label, defender.label
     lines = [
         f"{a[0].upper()}{a[1:]} ({attacker.armies}) against {d} ({defender.armies}).",
-        f"One battle, {fight.attack} dice against {fight.defence}:",
+        f"One battle, {plural(fight.attack, 'die', 'dice')} against {fight.defence}:",
     ]
     for k, p in enumerate(fight.losses):
         lines.append(f"  attacker loses {k}, defender {fight.pairs - k}: {percent(p):>7}")

@@ -79,6 +79,7 @@ def test_odds_without_a_game_are_the_brute_force_values(risk: Run) -> None:
     assert exact(doc["assault"]["conquest"]) == conquest == Fraction(235, 648)
     text = risk("odds", "3", "2").stdout
     assert "One battle, 2 dice against 2:" in text
+    assert "One battle, 1 die against 1:" in risk("odds", "2", "1").stdout  # (was "1 dice")
     assert f"  conquest: {float(conquest) * 100:.2f}%" in text
     assert "    the defender taken, 3 left in the attacker:  22.76%" in text
 
