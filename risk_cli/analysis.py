@@ -21,7 +21,7 @@ from risk_cli.common import App, as_option, echo_json, game_argument, json_optio
 from risk_cli.render import plural
 from risk_core import Board, RiskError, RuleError, load_board, looks, ruleset_of, to_act
 from risk_core.move_groups import grouped_moves, no_moves
-from risk_core.names import whole_number
+from risk_core.names import listed, whole_number
 from risk_core.odds import Assault, Battle, Dice, assault, battle, classic_dice
 from risk_core.rulesets.base import (
     armies_text,
@@ -375,7 +375,7 @@ def moves_text(board: Board, g: JsonDict, names: list[str], trade_verb: str = "t
     by_range: dict[str, list[str]] = defaultdict(list)
     for t, span in g["place"].items():
         by_range[_range(span)].append(name(t))
-    lines += [f"  place {r}: {', '.join(ts)}" for r, ts in by_range.items()]
+    lines += [f"  place {r}: {listed(ts)}" for r, ts in by_range.items()]
     for verb, one, many in (("attack", "die", "dice"), ("fortify", "army", "armies")):
         if g[verb]:
             lines.append(f"  {verb}:")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import functools
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from risk_core.board_sections import BoardError
@@ -50,6 +50,14 @@ def whole_number(text: str) -> int | None:
     if len(text) > MAX_DIGITS or not (text.isascii() and text.isdigit()):
         return None
     return int(text)
+
+
+def listed(names: Iterable[str]) -> str:
+    """Names one after the other, for a reader: ", " between them, or "; " when one of them
+    holds a comma itself (Napoléon's "Pomerania, Brandenburg & Silesia"), which would else
+    read as two."""
+    items = list(names)
+    return ("; " if any("," in x for x in items) else ", ").join(items)
 
 
 def normalise_name(name: str) -> str:

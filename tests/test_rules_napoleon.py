@@ -243,3 +243,17 @@ def test_nap_no_protected_rounds() -> None:
         armies={"anatolie": 6},
     )
     play(state, Attack(seat=0, origin="anatolie", target="syrie"))
+
+
+def test_core_13_names_with_a_comma_are_listed_apart() -> None:
+    """CORE-13's not_adjacent hint lists where the origin can attack; a Napoléon name holding a
+    comma ("Pomerania, Brandenburg & Silesia") is set apart by semicolons, where it read as two
+    territories among the others."""
+    owners = {"saxe_westphalie": 0, "egypte": 2}
+    state, _ = position(ruleset="napoleon", owners=owners, default_owner=1, phase="attack")
+    with pytest.raises(rc.RuleError) as refused:
+        rc.decide(state, Attack(seat=0, origin="saxe_westphalie", target="egypte"))
+    assert refused.value.code == "not_adjacent"
+    assert "; Holland; Pomerania, Brandenburg & Silesia; Kingdom of Denmark." in (
+        refused.value.message
+    )

@@ -87,6 +87,7 @@ from risk_core.model import (
     own_trade,
     unshare,
 )
+from risk_core.names import listed
 from risk_core.rng import Rng, d6_throw, highest_first, seed_commitment
 from risk_core.seats import check_commanders, check_player_names
 
@@ -1193,7 +1194,7 @@ class RuleSet:
         if t not in reach:
             # Where FROM *can* attack, by the rule set's graph (CORE-13): its enemy neighbours.
             owners = (seat, state.owner[o])
-            names = ", ".join(
+            names = listed(
                 self.board.name(n)
                 for n in reach
                 if state.owner[n] not in owners and self.target_error(state, seat, n) is None
