@@ -265,15 +265,19 @@ def _faces(d: JsonDict, side: str) -> str:
 
 
 def _conquered(d: JsonDict, n: Names) -> str:
-    """The conquest, and whose armies made it when a neutral ally's fought for the mover (the
-    classic-2p ally, CL-2P-06/07; a napoleon-2p independent, NAP-2PA-07/08)."""
+    """The army that fought takes the territory: a neutral seat's (classic-2p's ally,
+    napoleon-2p's independents) keeps it for itself, so the mover is named as the one whose
+    attack it was, never as the new owner (CL-2P-07: no card for it either)."""
     more = f" (up to {d['max']})" if d["max"] > d["min"] else ""
+    moving = f"moving in {plural(d['min'], 'army', 'armies')}{more}."
     army = n.army(d["origin"], d["seat"])
-    by = f" with {n.seat(army)}'s armies" if army != d["seat"] else ""
-    return (
-        f"{n.seat(d['seat'])} conquers {n.t(d['target'])} from {n.seat(d['previous'])}{by}, "
-        f"moving in {plural(d['min'], 'army', 'armies')}{more}."
-    )
+    taken = f"{n.t(d['target'])} from {n.seat(d['previous'])}"
+    if army != d["seat"]:
+        return (
+            f"{n.does(army, 'conquers', 'conquer')} {taken} in {n.seat(d['seat'])}'s attack, "
+            f"{moving}"
+        )
+    return f"{n.seat(d['seat'])} conquers {taken}, {moving}"
 
 
 def _occupied(d: JsonDict, n: Names) -> str:

@@ -195,6 +195,33 @@ def test_classic_2p_ally_battles_name_the_ally(risk: Run, tmp_path: Path) -> Non
     ]
 
 
+def test_classic_2p_an_ally_conquest_names_the_ally_as_the_new_owner(
+    risk: Run, tmp_path: Path
+) -> None:
+    """CL-2P-06/07, DEC-10: Ann takes Kamchatka with the ally's armies from Alaska; the ally
+    holds it, so the conquest is the ally's, in Ann's attack (no card for Ann), not Ann's."""
+    territories = {t: {"owner": i % 3, "armies": 2} for i, t in enumerate(CLASSIC)}
+    territories.update(
+        alaska={"owner": 2, "armies": 6},
+        kamchatka={"owner": 1, "armies": 1},
+    )
+    doc = {
+        "ruleset": "classic-2p",
+        "players": ["Ann", "Bob"],
+        "seed": 3,
+        "phase": "attack",
+        "dice": [6, 1, 1, 5],
+        "territories": territories,
+    }
+    game = new_game(risk, tmp_path, doc)
+    told = click.unstyle(risk("attack", game, "alaska", "kamchatka", "--dice", "3").stdout)
+    line = "Ally conquers Kamchatka from Bob in Ann's attack, moving in 3 armies (up to 5)."
+    assert line in told.splitlines()
+    assert log_lines(risk, game)[-1] == line
+    board = json.loads(risk("show", game, "--json").stdout)
+    assert board["territories"]["kamchatka"]["owner"] == 2
+
+
 # --------------------------------------------------------------------------- napoleon-teams
 def test_napoleon_teams_stacks_lose_the_fighting_members_regiments(
     risk: Run, tmp_path: Path
@@ -251,15 +278,15 @@ def test_a_battle_before_any_known_owner_names_the_mover_and_defender() -> None:
 
 
 def test_a_conquest_by_the_allys_armies_says_so() -> None:
-    """CL-2P-06/07 (NAP-2PA-07/08 alike): a conquest the neutral ally's armies made for the
-    mover names them, where it read as the mover's own."""
+    """CL-2P-06/07 (NAP-2PA-07/08 alike): a conquest the neutral ally's armies made in the
+    mover's attack is the ally's, where it read as the mover's own."""
     seats = [{"name": n, "colour": "red", "neutral": n == "Ally"} for n in ("Ann", "Bob", "Ally")]
     board = rc.load_board("classic")
     taken = {"type": "conquered", "seat": 0, "origin": "alaska", "target": "kamchatka"}
     taken |= {"previous": 1, "min": 1, "max": 3}
     allied = render.Names(board, seats, owners={"alaska": 2})
     assert click.unstyle(render.event_line(taken, allied)) == (
-        "Ann conquers Kamchatka from Bob with Ally's armies, moving in 1 army (up to 3)."
+        "Ally conquers Kamchatka from Bob in Ann's attack, moving in 1 army (up to 3)."
     )
     own = render.Names(board, seats, owners={"alaska": 0})
     assert click.unstyle(render.event_line(taken, own)) == (
