@@ -190,7 +190,7 @@ def test_cl12_five_cards_must_trade() -> None:
     names = cards_of("infantry", 3) + cards_of("cavalry", 2)
     state, _ = position(hands={0: names})
     assert rejected(state, Place(seat=0, territory=IDS[state.owner.index(0)])) == "must_trade"
-    assert rejected(state, EndTurn(seat=0)) == "wrong_phase"
+    assert rejected(state, EndTurn(seat=0)) == "must_trade"  # what is due, not the step's name
     state, _ = play(state, Trade(seat=0, cards=hand_ids(names[:3])))
     state, _ = play(state, Place(seat=0, territory=IDS[state.owner.index(0)]))
 
@@ -286,6 +286,43 @@ def test_cl20_dec13_eliminator_takes_cards_and_must_trade_to_four() -> None:
     assert rejected(state, Attack(seat=0, origin="alaska", target="brazil")) == "must_place"
     state, _ = play(state, Place(seat=0, territory="alaska", count=4))
     assert state.phase == "attack"
+
+
+def test_cl20_cl12_ending_or_moving_before_the_trade_says_what_is_due() -> None:
+    """CL-20 / DEC-13, CL-12: ending the turn or fortifying while the cards taken must be
+    traded, or their armies placed, is refused with what is due (``must_trade``,
+    ``must_place``), as an attack is, never 'in the elim_trade phase'."""
+    mine = cards_of("infantry", 3)
+    theirs = cards_of("cavalry", 3)
+    state, _ = position(
+        ruleset="classic-conquest",
+        phase="attack",
+        round=5,
+        owners={"kamchatka": 2, "brazil": 1, **{n: 1 for n in mine + theirs}},
+        armies={"alaska": 6, "kamchatka": 1},
+        default_owner=0,
+        hands={0: mine, 2: theirs},
+        dice=[6, 1],
+    )
+    state, _ = play(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=1, move=1))
+    assert state.phase == "elim_trade"
+    free_move = Fortify(seat=0, origin="alaska", target="kamchatka", count=1)
+    for cmd, doing in ((EndTurn(seat=0), "ending your turn"), (free_move, "moving armies")):
+        with pytest.raises(rc.RuleError) as refused:
+            rc.decide(state, cmd)
+        assert refused.value.code == "must_trade"
+        assert str(refused.value) == (
+            "You hold 6 cards with the cards of the player you eliminated: trade a set first, "
+            f"then place your armies, before {doing}."
+        )
+    state, _ = play(state, Trade(seat=0, cards=hand_ids(mine)))
+    with pytest.raises(rc.RuleError) as refused:
+        rc.decide(state, EndTurn(seat=0))
+    assert (refused.value.code, str(refused.value)) == (
+        "must_place",
+        "Place your 4 armies before ending your turn.",
+    )
+    assert rejected(state, free_move) == "must_place"
 
 
 def last_territory_taken(hands: dict[int, list[str]]) -> tuple[rc.GameState, list[rc.Event]]:

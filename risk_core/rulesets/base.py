@@ -1226,10 +1226,20 @@ class RuleSet:
             raise err
         self.launch(state, cmd, o, t, emit)
 
-    def not_yet_attacking(self, state: GameState, seat: Seat) -> RuleError:
-        """Why ``seat`` cannot attack in its reinforcement or elimination-trade step: a trade
-        it must make comes first (``must_trade``: in ``elim_trade`` the cards of the player it
-        eliminated, CL-20/DEC-13), then the armies it has to place."""
+    def step_unfinished(self, state: GameState, seat: Seat) -> bool:
+        """Whether a free move or the end of the turn is refused with what ``seat`` still
+        owes in its reinforcement or elimination-trade step (``not_yet_attacking``: a trade,
+        armies to place) rather than ``wrong_phase``; CORE keeps ``wrong_phase``, a family
+        that names the due step says so (``Classic``)."""
+        return False
+
+    def not_yet_attacking(
+        self, state: GameState, seat: Seat, doing: str = "attacking"
+    ) -> RuleError:
+        """Why ``seat`` cannot attack (or fortify, or end its turn: ``doing``) in its
+        reinforcement or elimination-trade step: a trade it must make comes first
+        (``must_trade``: in ``elim_trade`` the cards of the player it eliminated,
+        CL-20/DEC-13), then the armies it has to place; never the step's internal name."""
         if self.must_trade(state, seat):
             held = len(state.players[seat].hand)
             taken = (
@@ -1240,9 +1250,9 @@ class RuleSet:
             return RuleError(
                 "must_trade",
                 f"You hold {held} cards{taken}: trade a set first, then place your armies, "
-                "before attacking.",
+                f"before {doing}.",
             )
-        return RuleError("must_place", f"Place your {armies_text(state.reserve)} before attacking.")
+        return RuleError("must_place", f"Place your {armies_text(state.reserve)} before {doing}.")
 
     def own_target(self, state: GameState, seat: Seat, o: int, t: int) -> RuleError:
         """The refusal of an attack on ``t``, held by ``seat`` or by the owner of ``o``: an ally
@@ -1300,6 +1310,8 @@ class RuleSet:
 
     def _fortify(self, state: GameState, cmd: Fortify, emit: Emit) -> None:
         if state.phase != "attack":
+            if self.step_unfinished(state, cmd.seat):
+                raise self.not_yet_attacking(state, cmd.seat, "moving armies")
             raise RuleError("wrong_phase", f"You cannot fortify in the {state.phase} phase.")
         o, t = self.territory(cmd.origin), self.territory(cmd.target)
         seat = cmd.seat
@@ -1357,6 +1369,8 @@ class RuleSet:
         if state.phase != "attack":
             if state.phase == "occupy":
                 raise self.must_occupy(state)
+            if self.step_unfinished(state, cmd.seat):
+                raise self.not_yet_attacking(state, cmd.seat, "ending your turn")
             raise RuleError("wrong_phase", f"You cannot end your turn in the {state.phase} phase.")
         self.end_turn(state, emit)
 

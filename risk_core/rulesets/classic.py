@@ -235,6 +235,13 @@ class Classic(RuleSet):
             )
         return None
 
+    def step_unfinished(self, state: GameState, seat: Seat) -> bool:
+        """CL-12, CL-20/DEC-13: a free move or ``end`` before the forced trade (of the cards
+        taken too) or the last army placed is refused with what is due, as an attack is."""
+        if state.phase not in ("reinforce", "elim_trade"):
+            return False
+        return state.reserve > 0 or self.must_trade(state, seat)
+
     def fortify_mode(self, state: GameState) -> str:
         return str(state.options.get("fortify", "adjacent"))  # CL-19, or the CORE-19 path
 
