@@ -21,6 +21,7 @@ from risk_core.model import (
     TerritoriesDealt,
     Trade,
 )
+from risk_core.rulesets import get as get_ruleset
 from risk_core.rulesets.allies import AllyPlaced
 from risk_core.rulesets.classic import Classic2P, escalating_value
 from tests.gamekit import BOARD, IDS, armies_of, group, kinds, owner_of, play, position, rejected
@@ -556,6 +557,15 @@ def test_cl23_revealing_nothing_before_victory() -> None:
 
 
 # ----------------------------------------------------------------------------- classic-2p
+@pytest.mark.parametrize("name", ["classic", "classic-conquest", "classic-2p"])
+def test_cl22_no_final_score_step_is_listed(name: str) -> None:
+    """CL-22, CL-CQ-06, CL-2P-09: a classic game ends on its goal, never on a score after a
+    last round, so its phases (what `risk rules` prints) have no 'the score decides' step."""
+    rules = get_ruleset(name)
+    assert "final" not in rules.phases and "over" in rules.phases
+    assert ("ally_place" in rules.phases) == (name == "classic-2p")
+
+
 def test_cl2p01_02_two_players_and_the_ally() -> None:
     """CL-2P-01/02: 40 armies each, 14 cards each, the other 14 territories to the ally × 2."""
     events = rc.start("classic-2p", ["Ann", "Bob"], seed=3)

@@ -117,6 +117,9 @@ class Classic(RuleSet):
         ),
     }
     uses_missions: ClassVar[bool] = True
+    # CL-22, CL-CQ-06, CL-2P-09: a classic game ends on its goal, never on a score after a
+    # last round (no ``round_limit``), so ``risk rules`` does not list CORE's ``final`` step.
+    phases: ClassVar[dict[str, str]] = {k: v for k, v in CORE_PHASES.items() if k != "final"}
 
     def __init__(self) -> None:
         super().__init__()
@@ -416,7 +419,7 @@ class Classic2P(Classic):
     """CLASSIC-2P: two players and the allied neutral army (CL-2P-*)."""
 
     name = "classic-2p"
-    phases: ClassVar[dict[str, str]] = {**CORE_PHASES, **ALLY_PLACE}
+    phases: ClassVar[dict[str, str]] = {**Classic.phases, **ALLY_PLACE}
     family_state = AllyReserve
     title = "Classic Risk for 2 players with an allied neutral army"
     min_players = 2
