@@ -256,8 +256,9 @@ def test_cl19_connected_option_allows_own_paths() -> None:
 
 
 # ----------------------------------------------------------------------------- elimination
-def test_cl20_dec13_eliminator_takes_cards_and_must_trade_to_four() -> None:
-    """CL-20 / DEC-13: the eliminator takes the cards; with 5+ it trades down to 4 at once."""
+def _eliminating_with_six_cards() -> tuple[list[str], rc.GameState]:
+    """Ann (3 infantry cards) about to take Cy's last territory, Kamchatka, and Cy's 3 cavalry
+    cards (classic-conquest, round 5: no protection): her cards' territories, the position."""
     mine = cards_of("infantry", 3)
     theirs = cards_of("cavalry", 3)
     state, _ = position(
@@ -270,6 +271,12 @@ def test_cl20_dec13_eliminator_takes_cards_and_must_trade_to_four() -> None:
         hands={0: mine, 2: theirs},
         dice=[6, 1],
     )
+    return mine, state
+
+
+def test_cl20_dec13_eliminator_takes_cards_and_must_trade_to_four() -> None:
+    """CL-20 / DEC-13: the eliminator takes the cards; with 5+ it trades down to 4 at once."""
+    mine, state = _eliminating_with_six_cards()
     state, events = play(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=1, move=1))
     assert "PlayerEliminated" in kinds(events)
     assert len(state.players[0].hand) == 6 and state.players[2].hand == []
@@ -293,18 +300,7 @@ def test_cl20_cl12_ending_or_moving_before_the_trade_says_what_is_due() -> None:
     """CL-20 / DEC-13, CL-12: ending the turn or fortifying while the cards taken must be
     traded, or their armies placed, is refused with what is due (``must_trade``,
     ``must_place``), as an attack is, never 'in the elim_trade phase'."""
-    mine = cards_of("infantry", 3)
-    theirs = cards_of("cavalry", 3)
-    state, _ = position(
-        ruleset="classic-conquest",
-        phase="attack",
-        round=5,
-        owners={"kamchatka": 2, "brazil": 1, **{n: 1 for n in mine + theirs}},
-        armies={"alaska": 6, "kamchatka": 1},
-        default_owner=0,
-        hands={0: mine, 2: theirs},
-        dice=[6, 1],
-    )
+    mine, state = _eliminating_with_six_cards()
     state, _ = play(state, Attack(seat=0, origin="alaska", target="kamchatka", dice=1, move=1))
     assert state.phase == "elim_trade"
     free_move = Fortify(seat=0, origin="alaska", target="kamchatka", count=1)
