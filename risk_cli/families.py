@@ -16,6 +16,9 @@ module defines
 * ``VERBS``: ``{command type: verb}``, how `risk moves` tells a command submitted by a verb
   other than its type with dashes (``{"skip_muster": "muster --skip"}``); the verb's first
   word is one of ``COMMANDS``;
+* ``MISSION_TEXT``: ``text(names, mission_id) -> str | None``, the text of a mission of the
+  family's own (not in the board's ``missions``), where the log names one (a win by mission);
+  None for an id not its own;
 * ``TRADE_VERB``: the verb `risk moves` names for a card trade in the games of the rule sets
   naming the module, where `risk trade` (three cards) cannot submit it (Risk 2008's
   ``"trade-stars"``: any cards showing 2 to 10 stars); one of ``COMMANDS``.
@@ -90,8 +93,8 @@ def install_ruleset(group: click.Group, ruleset: str) -> None:
 
 
 def add_family(group: click.Group, module: ModuleType) -> None:
-    """Add one family module's ``COMMANDS`` to ``group``, its ``EVENT_TEXT`` to the log and its
-    ``SEAT_NOTE`` and ``SHOW_LINES`` to `risk show`.
+    """Add one family module's ``COMMANDS`` to ``group``, its ``EVENT_TEXT`` and
+    ``MISSION_TEXT`` to the log and its ``SEAT_NOTE`` and ``SHOW_LINES`` to `risk show`.
 
     Nothing is added when anything clashes.  Adding the same module again changes nothing.
     """
@@ -99,6 +102,7 @@ def add_family(group: click.Group, module: ModuleType) -> None:
     texts = _texts(module)
     note = _seat_note(module)
     show_lines = _show_lines(module)
+    mission_text = _mission_text(module)
     verbs = _verbs(module, commands)
     _trade_verb(module, commands)
     for command in commands:
@@ -126,6 +130,8 @@ def add_family(group: click.Group, module: ModuleType) -> None:
         render.add_seat_note(note, module.__name__)
     if show_lines is not None:
         render.add_show_lines(show_lines, module.__name__)
+    if mission_text is not None:
+        render.add_mission_text(mission_text, module.__name__)
     for command in commands:
         group.add_command(command)
 
@@ -171,6 +177,15 @@ def _seat_note(module: ModuleType) -> render.SeatNote | None:
             "bad_family", f"{module.__name__}.SEAT_NOTE must be a function(player, names)."
         )
     return note
+
+
+def _mission_text(module: ModuleType) -> render.MissionText | None:
+    text = getattr(module, "MISSION_TEXT", None)
+    if text is not None and not callable(text):
+        raise SetupError(
+            "bad_family", f"{module.__name__}.MISSION_TEXT must be a function(names, mission)."
+        )
+    return text
 
 
 def _show_lines(module: ModuleType) -> render.ShowLines | None:

@@ -90,8 +90,13 @@ class Names:
         return ", ".join(self.card(c) for c in cards)
 
     def mission(self, mission_id: str | None) -> str:
+        """A mission's text: the board's missions, else a rule family's own (``MISSION_TEXT``,
+        Risk 2008's face-up missions), else its id."""
         m = next((m for m in self.board.missions if m.id == mission_id), None)
-        return m.text_en if m else str(mission_id)
+        if m is not None:
+            return m.text_en
+        found = (text(self, mission_id) for text in _MISSION_TEXT.values()) if mission_id else ()
+        return next((said for said in found if said is not None), str(mission_id))
 
     def army(self, territory_id: str, seat: int) -> int:
         """The seat whose armies in ``territory_id`` fought for ``seat`` (the mover, or the seat
@@ -308,7 +313,8 @@ def _drawn(d: JsonDict, n: Names) -> str:
 
 def _won(d: JsonDict, n: Names) -> str:
     if d["reason"] == "mission":
-        return f"{n.seat(d['seat'])} wins by completing the mission: {n.mission(d['mission'])}."
+        mission = n.mission(d["mission"]).rstrip(".")  # (Risk 2008's texts end with one)
+        return f"{n.seat(d['seat'])} wins by completing the mission: {mission}."
     if d["reason"] == "score":
         return _won_on_score(d, n)
     if d["reason"] == "team":
@@ -572,6 +578,18 @@ def seat_kind(v: JsonDict, p: JsonDict, n: Names) -> str | None:
 
 
 # --------------------------------------------------------------------------- family facts
+MissionText = Callable[[Names, str], "str | None"]
+
+# Rule families' own mission texts (missions the board's list does not hold), by CLI module.
+_MISSION_TEXT: dict[str, MissionText] = {}
+
+
+def add_mission_text(text: MissionText, owner: str) -> None:
+    """Let a rule family name its own missions wherever the log tells one (a win by mission):
+    ``text(names, mission_id)``, None for an id not its own."""
+    _MISSION_TEXT[owner] = text
+
+
 ShowLines = Callable[[JsonDict, Names], list[str]]
 
 # Rule families' own lines in `risk show` (cities, face-up missions...), by CLI module.

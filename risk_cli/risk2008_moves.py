@@ -257,8 +257,16 @@ SHOW_LINES = show_lines
 
 
 def _mission_text(n: Names, mission: str) -> str:
+    return mission_text(n, mission) or mission
+
+
+def mission_text(n: Names, mission: str) -> str | None:
+    """A Risk 2008 mission's text (R08-15), None for an id not one of its missions."""
     found = [m for m in n.board.section("r08_missions") or () if m.id == mission]
-    return found[0].text_en if found else mission
+    return found[0].text_en if found else None
+
+
+MISSION_TEXT = mission_text  # a win's log line names the mission by its text
 
 
 def _reward_text(n: Names, reward: str) -> str:

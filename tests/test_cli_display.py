@@ -294,6 +294,15 @@ def test_a_conquest_by_the_allys_armies_says_so() -> None:
     )
 
 
+def test_a_mission_text_that_is_not_a_function_is_refused() -> None:
+    """A family module's MISSION_TEXT must be a function(names, mission): `bad_family`."""
+    module = types.ModuleType("bad_mission_text")
+    module.MISSION_TEXT = {"m1": "Hold it"}  # type: ignore[attr-defined]
+    with pytest.raises(rc.SetupError) as caught:
+        families.add_family(click.Group("g"), module)
+    assert caught.value.code == "bad_family" and "MISSION_TEXT" in caught.value.message
+
+
 def test_a_seat_note_that_is_not_a_function_is_refused() -> None:
     """A family module's SEAT_NOTE must be a function(player, names): `bad_family`."""
     module = types.ModuleType("bad_note")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 import pytest
 
 import risk_core as rc
@@ -25,7 +26,7 @@ from risk_core.model import (
 )
 from risk_core.rulesets.risk2008 import r08
 from risk_core.rulesets.risk2008_state import MissionTaken, PlaceCapital, TakeMission
-from risk_core.views import view
+from risk_core.views import view, visible_event
 from tests.gamekit import play, rejected
 from tests.risk2008_kit import (
     BOARD,
@@ -651,6 +652,15 @@ def test_r08_18_three_missions_and_own_capital_win_at_the_end_of_the_turn() -> N
     state, events = play(three_missions(capital_held=True), EndTurn(seat=0))
     assert state.phase == "over" and state.winner == 0
     assert isinstance(events[-1], GameWon) and events[-1].mission == "control_europe"
+    # The log names the mission by its text, where it gave the id (control_europe).
+    from risk_cli import render
+    from risk_cli.families import install_ruleset
+    from risk_cli.main import cli
+
+    install_ruleset(cli, "risk2008")
+    names = render.Names(BOARD, [{"name": n, "colour": "red"} for n in ("Ann", "Bob", "Cy")])
+    line = click.unstyle(render.event_line(visible_event(events[-1], None), names))
+    assert line == "Ann wins by completing the mission: Control the 7 territories of Europe."
 
 
 def test_r08_18_no_win_without_the_own_capital() -> None:
