@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 import risk_core as rc
+from risk_core import looks
 from risk_core.model import (
     Attack,
     BattleFought,
@@ -422,7 +423,12 @@ def test_cl21_dec12_no_attack_on_last_territory_in_rounds_1_to_4() -> None:
     assert all(
         not (isinstance(c, Attack) and c.target == "kamchatka") for c in rc.legal_commands(state)
     )
+    # The odds of it are refused as the attack is (`risk odds` computed them).
+    with pytest.raises(rc.RuleError) as refused:
+        looks.odds_facts(state, "alaska", "kamchatka")
+    assert refused.value.code == "protected"
     state, _ = position(round=5, **kw)  # type: ignore[arg-type]
+    assert looks.odds_facts(state, "alaska", "kamchatka")["defender"]["armies"] == 3
     play(state, Attack(seat=0, origin="alaska", target="kamchatka"))
 
 

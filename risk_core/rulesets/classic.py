@@ -224,6 +224,12 @@ class Classic(RuleSet):
         self, state: GameState, seat: Seat, origin: int, target: int
     ) -> RuleError | None:
         """CL-21/DEC-12: no attack on a player's last territory during the protected rounds."""
+        return self.target_error(state, seat, target)
+
+    def target_error(self, state: GameState, seat: Seat, target: int) -> RuleError | None:
+        """CL-21/DEC-12: a player's last territory is not to be invaded during the protected
+        rounds, whatever the moment of the turn (so `risk odds` refuses it as the attack does,
+        and the not_adjacent hint leaves it out)."""
         defender = state.owner[target]
         if state.round > int(state.options.get("protected_rounds", 4)):
             return None
