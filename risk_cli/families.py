@@ -100,9 +100,9 @@ def add_family(group: click.Group, module: ModuleType) -> None:
     """
     commands = _commands(module)
     texts = _texts(module)
-    note = _seat_note(module)
-    show_lines = _show_lines(module)
-    mission_text = _mission_text(module)
+    note: render.SeatNote | None = _function(module, "SEAT_NOTE", "player, names")
+    show_lines: render.ShowLines | None = _function(module, "SHOW_LINES", "view, names")
+    mission_text: render.MissionText | None = _function(module, "MISSION_TEXT", "names, mission")
     verbs = _verbs(module, commands)
     _trade_verb(module, commands)
     for command in commands:
@@ -170,31 +170,13 @@ def _texts(module: ModuleType) -> Mapping[str, Callable[[Any, render.Names], str
     return texts
 
 
-def _seat_note(module: ModuleType) -> render.SeatNote | None:
-    note = getattr(module, "SEAT_NOTE", None)
-    if note is not None and not callable(note):
-        raise SetupError(
-            "bad_family", f"{module.__name__}.SEAT_NOTE must be a function(player, names)."
-        )
-    return note
-
-
-def _mission_text(module: ModuleType) -> render.MissionText | None:
-    text = getattr(module, "MISSION_TEXT", None)
-    if text is not None and not callable(text):
-        raise SetupError(
-            "bad_family", f"{module.__name__}.MISSION_TEXT must be a function(names, mission)."
-        )
-    return text
-
-
-def _show_lines(module: ModuleType) -> render.ShowLines | None:
-    lines = getattr(module, "SHOW_LINES", None)
-    if lines is not None and not callable(lines):
-        raise SetupError(
-            "bad_family", f"{module.__name__}.SHOW_LINES must be a function(view, names)."
-        )
-    return lines
+def _function(module: ModuleType, name: str, takes: str) -> Any:
+    """The module's function ``name`` (``SEAT_NOTE``, ``SHOW_LINES``, ``MISSION_TEXT``), or
+    None when it defines none; anything else is ``bad_family``."""
+    found = getattr(module, name, None)
+    if found is not None and not callable(found):
+        raise SetupError("bad_family", f"{module.__name__}.{name} must be a function({takes}).")
+    return found
 
 
 def _verbs(module: ModuleType, commands: list[click.Command]) -> dict[str, str]:

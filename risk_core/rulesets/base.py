@@ -1292,9 +1292,8 @@ class RuleSet:
         if state.phase != "defend" or order is None:
             raise RuleError("wrong_phase", "No attack is waiting for your defence.")
         most = min(self.defence_dice_max, self.fighting_units(state, order.defender, order.target))
-        err = dice_count_error(cmd.dice, most, "Defend")
-        if err is not None:
-            raise err
+        if not 1 <= cmd.dice <= most:
+            raise dice_refusal(cmd.dice, most, "Defend")
         self.fight(state, order, cmd.dice, emit)
 
     def _occupy(self, state: GameState, cmd: Occupy, emit: Emit) -> None:
